@@ -1,0 +1,100 @@
+/** Chat messages, model requests and model responses: the wire-independent shapes every provider speaks. */
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+export interface ImagePart {
+  type: "image_url";
+  /** A data URI (`data:image/png;base64,...`) or an http(s) URL. */
+  image_url: { url: string; detail?: "auto" | "low" | "high" };
+}
+
+export type ContentPart = TextPart | ImagePart;
+
+export type ChatRole = "system" | "user" | "assistant";
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string | ContentPart[];
+}
+
+/** Sampling parameters. Anything left undefined is not sent, so the server's defaults apply. */
+export interface GenerationParams {
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  seed?: number;
+  /** Number of choices to sample (used by pass@k). */
+  n?: number;
+  /** Extra JSON fields merged into the request body, e.g. vLLM's `chat_template_kwargs`. */
+  extraBody?: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  kind: "chat";
+  messages: ChatMessage[];
+  params: GenerationParams;
+}
+
+export interface CompletionRequest {
+  kind: "completion";
+  prompt: string;
+  params: GenerationParams;
+  /** Return the prompt's tokens in the logprobs (loglikelihood scoring). */
+  echo?: boolean;
+  /** Number of top logprobs per token; 0 still returns the chosen token's logprob. */
+  logprobs?: number;
+}
+
+export type ModelRequest = ChatRequest | CompletionRequest;
+
+export type FinishReason = "stop" | "length" | "content_filter" | "tool_calls" | "error" | "unknown";
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  reasoningTokens?: number;
+}
+
+/** Per-token log-probabilities, as returned by `/v1/completions` with `logprobs`. */
+export interface TokenLogprobs {
+  tokens: string[];
+  /** `null` for the first prompt token, which has no conditional probability. */
+  tokenLogprobs: (number | null)[];
+  /** Character offset of each token in the echoed text. */
+  textOffset: number[];
+  topLogprobs?: (Record<string, number> | null)[];
+}
+
+export interface ModelChoice {
+  text: string;
+  finishReason: FinishReason;
+  reasoningContent?: string;
+  logprobs?: TokenLogprobs;
+}
+
+export interface ModelResponse {
+  /** The first choice's text (for convenience; equals `choices[0].text`). */
+  text: string;
+  finishReason: FinishReason;
+  reasoningContent?: string;
+  choices: ModelChoice[];
+  usage?: TokenUsage;
+  logprobs?: TokenLogprobs;
+  /** Model name reported by the server. */
+  model?: string;
+  /** Wall time of the successful attempt, in milliseconds. */
+  latencyMs?: number;
+}
+
+/** What is stored for a request that failed for good; the run goes on. */
+export interface ModelErrorRecord {
+  message: string;
+  status?: number;
+  kind: "api" | "timeout" | "network" | "invalid-response" | "other";
+  attempts: number;
+}

@@ -1,0 +1,52 @@
+import type { GenerationParams } from "./messages.js";
+
+/** A reference to a plugin by id, with options that the plugin checks with its own schema. */
+export interface PluginRef {
+  id: string;
+  options?: Record<string, unknown>;
+}
+
+/**
+ * One evaluation task for one language, in the single normalised shape every config dialect
+ * (SEA-HELM YAML, UltraEval JSON, generated spatial configs) is translated into. It is plain data:
+ * it is written into `run.json` and hashed into the run fingerprint.
+ */
+export interface TaskSpec {
+  /** Unique key in a run, e.g. "sentiment/id" or "gsm8k". */
+  key: string;
+  /** Task name as the config spells it (e.g. "sentiment"). */
+  name: string;
+  /** Language code; "" when a task has none. */
+  language: string;
+  /** Competency (SEA-HELM) or dataset group; "" when not given. */
+  competency: string;
+  /** Tasks sharing a group are macro-averaged before the competency level. */
+  aggregationGroup?: string;
+  /** The file the task came from, for messages. */
+  source?: { file: string; dialect: string };
+  /** Dataloader for the evaluated rows, and for few-shot examples. */
+  data: PluginRef;
+  examples?: PluginRef;
+  /** Number of few-shot examples to put in front of each prompt. */
+  fewshot: number;
+  /** Prompt builder and its options (templates, tags). */
+  prompt: PluginRef;
+  /** "generate" sends a chat/completion request; "loglikelihood" scores continuations. */
+  mode: "generate" | "loglikelihood";
+  /** Whether the generate request goes to the chat or the completions endpoint. */
+  endpoint: "chat" | "completion";
+  generation: GenerationParams;
+  /** Number of user turns per sample (multi-turn tasks have more than one). */
+  turns?: number;
+  /** Applied in order to the last turn's response text. */
+  postprocessors: PluginRef[];
+  metrics: PluginRef[];
+  /** The metric output key that represents the task in aggregation, e.g. "normalized_accuracy". */
+  mainScore: string;
+  /** What to do with a failed request before scoring: score it as "" (SEA-HELM) or drop the sample. */
+  errorResponses: "replace" | "drop";
+  /** The label set for classification tasks (also used by the baseline models). */
+  labels?: string[];
+  /** Anything dialect-specific a plugin may need, kept as data. */
+  extra?: Record<string, unknown>;
+}

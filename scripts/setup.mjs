@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Installs what the project needs on a fresh machine: npm packages from the lockfile (building
+// better-sqlite3 from source when no prebuilt binary can be fetched). Idempotent and quiet when
+// everything is already in place, so `npm run demo` and `npm test` can always call it first.
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const lock = join(root, "package-lock.json");
+const installed = join(root, "node_modules", ".package-lock.json");
+
+function run(cmd, args) {
+  console.log(`[setup] ${cmd} ${args.join(" ")}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error(`[setup] ${cmd} ${args.join(" ")} failed with exit code ${r.status}`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+const stale = !existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs;
+if (process.env.CI === "true" || stale) {
+  run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+}
+
+const sqlite = spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root });
+if (sqlite.status !== 0) run("npm", ["rebuild", "better-sqlite3"]);
