@@ -77,3 +77,9 @@ export function createRegistry(init: RegistryInit = {}): Registry {
   };
   return registry;
 }
+
+/**
+ * What a separately installed plugin package exports (as its default export or as `plugins`), so the
+ * runner can load it by package name: the same shape as `createRegistry`'s argument.
+ */
+export type PluginModule = RegistryInit;
