@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { describeCanvas } from "./describe.js";
+import { canvasShapes, parseOriginalFile } from "./original-format.js";
+
+const FIXTURES = join(import.meta.dirname, "__fixtures__");
+const files = readdirSync(FIXTURES).filter((f) => /^canvas_\d+_\d+\.json$/.test(f));
+
+describe("describeCanvas reproduces the original data files", () => {
+  it("has the five upstream fixtures", () => {
+    expect(files.length).toBe(5);
+  });
+  for (const f of files) {
+    it(f, () => {
+      const file = parseOriginalFile(readFileSync(join(FIXTURES, f), "utf8"), f);
+      const d = describeCanvas(canvasShapes(file));
+      expect(d.full).toBe(file.descriptions!.full);
+      expect(d.partial).toBe(file.descriptions!.partial);
+      expect(d.coordinates).toBe(file.descriptions!.coordinates);
+      // Every shipped coordinate question must be one of the generated pairs with the same answer.
+      const answers = new Map(d.coordinate.map(([q, a]) => [q, a]));
+      for (const [q, a] of file.questions!.coordinate!) expect(answers.get(q)).toBe(a);
+      const n = file.canvas.length;
+      expect(d.coordinate.length).toBe((n * (n - 1)) / 2);
+    });
+  }
+});

@@ -1,0 +1,55 @@
+import type { Mode } from "./constants.js";
+import { SpatialGenerationError } from "./errors.js";
+import type { Relations } from "./relations.js";
+import { type Shape, shapeLabel, shapeMeasure } from "./shape.js";
+
+/** `There are 3 shapes in a canvas. ` / `There is 1 shape in a canvas. ` */
+export function header(n: number): string {
+  return n === 1 ? "There is 1 shape in a canvas. " : `There are ${n} shapes in a canvas. `;
+}
+
+/** Where j is as seen from i: `to the above left of`, `left of`, or a bare `above`. */
+export function directionPhrase(rel: Relations, j: number): string {
+  const x = rel.Left.includes(j) ? "left" : rel.Right.includes(j) ? "right" : undefined;
+  const y = rel.Above.includes(j) ? "above" : rel.Below.includes(j) ? "below" : undefined;
+  if (x !== undefined && y !== undefined) return `to the ${y} ${x} of`;
+  if (x !== undefined) return `${x} of`;
+  if (y !== undefined) return y;
+  // Upstream crashes here too; it needs overlapping shapes, which sampling rules out.
+  throw new SpatialGenerationError(`shape ${j} has no relation on either axis (overlapping shapes?)`);
+}
+
+/** Upstream ends every sentence with ". ", leaving a trailing space; fixed mode trims it. */
+export function finish(text: string, mode: Mode): string {
+  return mode === "compat" ? text : text.trimEnd();
+}
+
+function relational(shapes: readonly Shape[], rels: readonly Relations[], onlyLater: boolean): string {
+  let out = header(shapes.length);
+  const labels = shapes.map(shapeLabel);
+  for (let i = 0; i < shapes.length; i++) {
+    out += `There is a ${labels[i]} in the canvas. `;
+    for (let j = onlyLater ? i + 1 : 0; j < shapes.length; j++) {
+      if (j === i) continue;
+      out += `A ${labels[j]} is ${directionPhrase(rels[i]!, j)} this ${labels[i]}. `;
+    }
+  }
+  return out;
+}
+
+export function fullDescription(shapes: readonly Shape[], rels: readonly Relations[]): string {
+  return relational(shapes, rels, false);
+}
+
+export function partialDescription(shapes: readonly Shape[], rels: readonly Relations[]): string {
+  return relational(shapes, rels, true);
+}
+
+export function coordinatesDescription(shapes: readonly Shape[]): string {
+  let out = header(shapes.length);
+  for (const s of shapes) {
+    const measure = s.kind === "Circle" ? `radius ${shapeMeasure(s)}` : `side length ${shapeMeasure(s)}`;
+    out += `There is a ${shapeLabel(s)} at (${s.center[0]}, ${s.center[1]}) with ${measure}. `;
+  }
+  return out;
+}

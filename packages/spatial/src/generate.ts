@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
+import { coordinatesDescription, finish, fullDescription, partialDescription } from "./descriptions.js";
+import { SpatialGenerationError } from "./errors.js";
+import { createRng } from "./random.js";
+import { getRelationships } from "./relations.js";
+import { sampleShapes } from "./sampling.js";
+import type { Shape } from "./shape.js";
+import { TASKS_BY_NAME } from "./tasks/index.js";
+import { CanvasRejected, type QA } from "./tasks/types.js";
+
+export interface GenerateOptions {
+  /** Shapes per canvas (1..24). */
+  shapes: number;
+  /** Number of canvases. */
+  count: number;
+  seed: string | number;
+  /** "fixed" (default) corrects upstream bugs; "compat" reproduces them. */
+  mode?: Mode;
+  /** Tasks to generate, default all six. */
+  tasks?: readonly TaskName[];
+}
+
+/** One canvas with its descriptions and questions: the content of an original data file. */
+export interface CanvasRecord {
+  index: number;
+  /** `canvas_{n}_{i}` */
+  name: string;
+  shapes: Shape[];
+  descriptions: Record<string, string>;
+  questions: Partial<Record<TaskName, QA[]>>;
+}
+
+/** Canvases drawn per index before giving up (a canvas is redrawn when a task cannot use it). */
+const MAX_CANVAS_ATTEMPTS = 1000;
+
+export interface ResolvedOptions {
+  shapes: number;
+  count: number;
+  seed: string;
+  mode: Mode;
+  tasks: TaskName[];
+}
+
+export function resolveOptions(options: GenerateOptions): ResolvedOptions {
+  const { shapes, count } = options;
+  if (!Number.isInteger(shapes) || shapes < 1) throw new SpatialGenerationError(`--shapes must be an integer >= 1, got ${shapes}`);
+  if (!Number.isInteger(count) || count < 0) throw new SpatialGenerationError(`--count must be an integer >= 0, got ${count}`);
+  const tasks = [...(options.tasks ?? TASK_NAMES)];
+  for (const t of tasks) {
+    if (!(TASK_NAMES as readonly string[]).includes(t)) {
+      throw new SpatialGenerationError(`unknown task "${t}"; expected one of ${TASK_NAMES.join(", ")}`);
+    }
+  }
+  // Keep upstream's task order whatever order they were given in: it fixes the RNG draw order.
+  const ordered = TASK_NAMES.filter((t) => tasks.includes(t));
+  return { shapes, count, seed: String(options.seed), mode: options.mode ?? "fixed", tasks: ordered };
+}
+
+/** A short hash of everything that changes the generated content; part of every item id. */
+export function optionsFingerprint(o: ResolvedOptions): string {
+  const canonical = JSON.stringify({ seed: o.seed, shapes: o.shapes, mode: o.mode, tasks: o.tasks });
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 12);
+}
+
+/**
+ * Generates canvas i. Each canvas has its own PRNG stream keyed by (options, index), so a canvas
+ * does not depend on how many were generated before it, and generation can be split or resumed.
+ */
+export function generateCanvas(options: ResolvedOptions, index: number): CanvasRecord {
+  const name = `canvas_${options.shapes}_${index}`;
+  const rng = createRng(`${optionsFingerprint(options)}:${index}`);
+  let lastReason = "";
+  for (let attempt = 0; attempt < MAX_CANVAS_ATTEMPTS; attempt++) {
+    const shapes = sampleShapes(options.shapes, rng, name);
+    try {
+      return buildRecord(options, index, name, shapes, rng);
+    } catch (err) {
+      if (!(err instanceof CanvasRejected)) throw err;
+      lastReason = err.reason;
+    }
+  }
+  throw new SpatialGenerationError(
+    `${name}: no usable canvas with ${options.shapes} shapes after ${MAX_CANVAS_ATTEMPTS} draws (${lastReason}); ` +
+      "try fewer shapes, fewer tasks or --mode compat",
+  );
+}
+
+function buildRecord(options: ResolvedOptions, index: number, name: string, shapes: Shape[], rng: ReturnType<typeof createRng>) {
+  const { mode } = options;
+  const rels = getRelationships(shapes);
+  const descriptions: Record<string, string> = {
+    full: finish(fullDescription(shapes, rels), mode),
+    partial: finish(partialDescription(shapes, rels), mode),
+    coordinates: finish(coordinatesDescription(shapes), mode),
+  };
+  const questions: Partial<Record<TaskName, QA[]>> = {};
+  for (const taskName of options.tasks) {
+    const task = TASKS_BY_NAME[taskName];
+    const expected = task.selectExpected(index, options.count, mode);
+    const out = task.generate({ shapes, rels, rng, mode, canvasName: name }, expected);
+    if (out === undefined || out.questions.length === 0) continue;
+    questions[taskName] =
+      mode === "compat" ? out.questions : out.questions.map(([q, a]): QA => [q.trimEnd(), typeof a === "string" ? a.trimEnd() : a]);
+    if (out.description !== undefined) descriptions[taskName] = finish(out.description, mode);
+  }
+  return { index, name, shapes, descriptions, questions };
+}
+
+export function* generateDataset(options: GenerateOptions): Generator<CanvasRecord> {
+  const resolved = resolveOptions(options);
+  for (let i = 0; i < resolved.count; i++) yield generateCanvas(resolved, i);
+}

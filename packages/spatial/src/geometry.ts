@@ -1,0 +1,77 @@
+import { bbox, type Shape, shapeMeasure } from "./shape.js";
+
+/**
+ * Exact intersection of shapes as closed convex polygons (touching counts as intersecting).
+ * Circles are the 64-gon that shapely's `Point.buffer(r)` produces, so tangency and near-misses
+ * are decided the same way as upstream.
+ */
+export type Polygon = readonly (readonly [number, number])[];
+
+const CIRCLE_SEGMENTS = 64;
+const SQRT3 = Math.sqrt(3);
+
+export function shapePolygon(shape: Shape): Polygon {
+  const [cx, cy] = shape.center;
+  const m = shapeMeasure(shape);
+  if (shape.kind === "Circle") {
+    const pts: [number, number][] = [];
+    for (let k = 0; k < CIRCLE_SEGMENTS; k++) {
+      const a = (2 * Math.PI * k) / CIRCLE_SEGMENTS;
+      pts.push([cx + m * Math.cos(a), cy + m * Math.sin(a)]);
+    }
+    return pts;
+  }
+  if (shape.kind === "Square") {
+    const b = bbox(shape);
+    return [
+      [b.left, b.bottom],
+      [b.right, b.bottom],
+      [b.right, b.top],
+      [b.left, b.top],
+    ];
+  }
+  const half = Math.floor(m / 2);
+  return [
+    [cx - half, cy - m / (2 * SQRT3)],
+    [cx + half, cy - m / (2 * SQRT3)],
+    [cx, cy + m / SQRT3],
+  ];
+}
+
+function separatedAlongEdges(a: Polygon, b: Polygon): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]!;
+    const q = a[(i + 1) % a.length]!;
+    const nx = q[1] - p[1];
+    const ny = p[0] - q[0];
+    let aMin = Number.POSITIVE_INFINITY;
+    let aMax = Number.NEGATIVE_INFINITY;
+    for (const v of a) {
+      const d = v[0] * nx + v[1] * ny;
+      if (d < aMin) aMin = d;
+      if (d > aMax) aMax = d;
+    }
+    let bMin = Number.POSITIVE_INFINITY;
+    let bMax = Number.NEGATIVE_INFINITY;
+    for (const v of b) {
+      const d = v[0] * nx + v[1] * ny;
+      if (d < bMin) bMin = d;
+      if (d > bMax) bMax = d;
+    }
+    if (aMax < bMin || bMax < aMin) return true;
+  }
+  return false;
+}
+
+/** Separating-axis test for two convex polygons; closed sets, so shared edges or points intersect. */
+export function polygonsIntersect(a: Polygon, b: Polygon): boolean {
+  return !separatedAlongEdges(a, b) && !separatedAlongEdges(b, a);
+}
+
+export function shapesIntersect(a: Shape, b: Shape, polyA?: Polygon, polyB?: Polygon): boolean {
+  const ba = bbox(a);
+  const bb = bbox(b);
+  // Cheap rejection first: disjoint boxes cannot intersect.
+  if (ba.right < bb.left || bb.right < ba.left || ba.top < bb.bottom || bb.top < ba.bottom) return false;
+  return polygonsIntersect(polyA ?? shapePolygon(a), polyB ?? shapePolygon(b));
+}

@@ -1,0 +1,63 @@
+import { COLORS, COMBINATION_COUNT, SHAPE_KINDS, SIZES, X_MAX, X_MIN, Y_MAX, Y_MIN } from "./constants.js";
+import { SpatialGenerationError } from "./errors.js";
+import { type Polygon, shapePolygon, shapesIntersect } from "./geometry.js";
+import type { Rng } from "./random.js";
+import { inBounds, type Shape, shapeLabel } from "./shape.js";
+
+/** Random draws per shape before falling back to enumerating every free position. */
+const DRAWS_BEFORE_ENUMERATION = 2000;
+
+export function allCombinations(): Pick<Shape, "kind" | "color" | "size">[] {
+  const out: Pick<Shape, "kind" | "color" | "size">[] = [];
+  for (const kind of SHAPE_KINDS) for (const color of COLORS) for (const size of SIZES) out.push({ kind, color, size });
+  return out;
+}
+
+/**
+ * Samples n non-overlapping, in-bounds shapes with unique (kind, colour, size) combinations.
+ * Centres are uniform over the free integer positions, as upstream's unbounded rejection loop;
+ * after a bounded number of draws the free positions are enumerated, which keeps the same
+ * distribution and turns "no room left" into an error instead of a hang.
+ */
+export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
+  if (!Number.isInteger(n) || n < 1) throw new SpatialGenerationError(`${canvasName}: shapes must be a positive integer, got ${n}`);
+  if (n > COMBINATION_COUNT) {
+    throw new SpatialGenerationError(
+      `${canvasName}: ${n} shapes requested but only ${COMBINATION_COUNT} distinct kind/colour/size combinations exist`,
+    );
+  }
+  const combos = rng.shuffle(allCombinations());
+  const placed: Shape[] = [];
+  const polys: Polygon[] = [];
+  const fits = (candidate: Shape): boolean => {
+    if (!inBounds(candidate)) return false;
+    const poly = shapePolygon(candidate);
+    for (let k = 0; k < placed.length; k++) if (shapesIntersect(candidate, placed[k]!, poly, polys[k])) return false;
+    return true;
+  };
+  for (let j = 0; j < n; j++) {
+    const combo = combos[j]!;
+    let chosen: Shape | undefined;
+    for (let attempt = 0; attempt < DRAWS_BEFORE_ENUMERATION && chosen === undefined; attempt++) {
+      const candidate: Shape = { ...combo, center: [rng.int(X_MIN, X_MAX), rng.int(Y_MIN, Y_MAX)] };
+      if (fits(candidate)) chosen = candidate;
+    }
+    if (chosen === undefined) {
+      const free: Shape[] = [];
+      for (let x = X_MIN; x <= X_MAX; x++)
+        for (let y = Y_MIN; y <= Y_MAX; y++) {
+          const candidate: Shape = { ...combo, center: [x, y] };
+          if (fits(candidate)) free.push(candidate);
+        }
+      if (free.length === 0) {
+        throw new SpatialGenerationError(
+          `${canvasName}: canvas too crowded: no free position for shape ${j + 1} of ${n} (${shapeLabel(combo)})`,
+        );
+      }
+      chosen = rng.choice(free);
+    }
+    placed.push(chosen);
+    polys.push(shapePolygon(chosen));
+  }
+  return placed;
+}

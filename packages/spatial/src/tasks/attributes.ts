@@ -1,0 +1,33 @@
+import { COLORS, type Color, SHAPE_KINDS, type ShapeKind, SIZES, type Size } from "../constants.js";
+import type { Shape } from "../shape.js";
+
+export interface AttributeQuery {
+  kind: ShapeKind | undefined;
+  size: Size | undefined;
+  color: Color | undefined;
+}
+
+/** Every (kind|any, size|any, colour|any) query except the all-any one: 59, in upstream's order. */
+export function attributeQueries(): AttributeQuery[] {
+  const out: AttributeQuery[] = [];
+  for (const kind of [...SHAPE_KINDS, undefined])
+    for (const size of [...SIZES, undefined])
+      for (const color of [...COLORS, undefined]) {
+        if (kind === undefined && size === undefined && color === undefined) continue;
+        out.push({ kind, size, color });
+      }
+  return out;
+}
+
+export function matches(shape: Shape, q: AttributeQuery): boolean {
+  return (
+    (q.kind === undefined || shape.kind === q.kind) &&
+    (q.size === undefined || shape.size === q.size) &&
+    (q.color === undefined || shape.color === q.color)
+  );
+}
+
+/** `"large red "` style prefix with a trailing space, or "". */
+export function adjectives(q: AttributeQuery): string {
+  return (q.size ? `${q.size.toLowerCase()} ` : "") + (q.color ? `${q.color.toLowerCase()} ` : "");
+}

@@ -1,0 +1,98 @@
+import { SpatialGenerationError } from "../errors.js";
+import { allCombinations } from "../sampling.js";
+import { comboKey, type Shape, shapeLabel } from "../shape.js";
+import { type QA, type SpatialTask, yesNoBalance } from "./types.js";
+
+type Combo = Pick<Shape, "kind" | "color" | "size">;
+
+const ADD_PROBABILITY = 0.6667;
+
+const ask = (s: Combo): string => `Is there a ${shapeLabel(s)} in the canvas? `;
+
+/**
+ * n add/remove operations after the described canvas, then "is X in the canvas?" questions.
+ * Sets are kept as insertion-ordered maps, so `random.choice(list(set))` becomes reproducible.
+ */
+export const existenceTrackingTask: SpatialTask = {
+  name: "existence_tracking",
+  selectExpected: yesNoBalance,
+  generate(ctx, expected) {
+    const { rng, mode } = ctx;
+    const inCanvas = new Map<string, Combo>(ctx.shapes.map((s) => [comboKey(s), s]));
+    const notIn = new Map<string, Combo>();
+    const choices = rng.shuffle(allCombinations());
+    let cursor = 0;
+    // Upstream spins forever when every combination is on the canvas; here that is bounded.
+    const advance = (): boolean => {
+      for (let step = 0; step < choices.length; step++) {
+        if (!inCanvas.has(comboKey(choices[cursor]!))) return true;
+        cursor = (cursor + 1) % choices.length;
+      }
+      return false;
+    };
+    const remove = (): string => {
+      const victim = rng.choice([...inCanvas.values()]);
+      inCanvas.delete(comboKey(victim));
+      notIn.set(comboKey(victim), victim);
+      return `The ${shapeLabel(victim)} is removed from the canvas. `;
+    };
+
+    let text = "";
+    for (let step = 0; step < ctx.shapes.length; step++) {
+      if (inCanvas.size === 1 || rng.random() < ADD_PROBABILITY) {
+        if (!advance()) {
+          if (mode === "fixed" && inCanvas.size > 1) {
+            text += remove();
+            continue;
+          }
+          throw new SpatialGenerationError(`${ctx.canvasName}: existence_tracking: every combination is already on the canvas, nothing can be added`);
+        }
+        const added = choices[cursor]!;
+        text += `A ${shapeLabel(added)} is added to the canvas. `;
+        inCanvas.set(comboKey(added), added);
+        notIn.delete(comboKey(added));
+        cursor = (cursor + 1) % choices.length;
+      } else {
+        text += remove();
+      }
+    }
+
+    const cursorShape = (): Combo => {
+      if (!advance()) throw new SpatialGenerationError(`${ctx.canvasName}: existence_tracking: no shape is missing from the canvas`);
+      return choices[cursor]!;
+    };
+    const missing = notIn.size > 0 ? rng.choice([...notIn.values()]) : cursorShape();
+    const existing = rng.choice([...inCanvas.values()]);
+    let qa: QA[] = [
+      [ask(existing), "Yes"],
+      [ask(missing), "No"],
+    ];
+    if (expected === undefined) rng.shuffle(qa);
+    else if (expected === "No") qa = qa.reverse();
+
+    if (rng.random() < 0.5) {
+      inCanvas.delete(comboKey(existing));
+      qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
+    } else if (notIn.size > 1) {
+      notIn.delete(comboKey(missing));
+      qa.push([ask(rng.choice([...notIn.values()])), "No"]);
+    } else if (mode === "compat") {
+      // Upstream re-asks the cursor shape, which is often the question already asked.
+      qa.push([ask(cursorShape()), "No"]);
+    } else {
+      // Fixed: the next absent combination that has not been asked yet.
+      const asked = comboKey(missing);
+      let pick: Combo | undefined;
+      for (let step = 0; step < choices.length && pick === undefined; step++) {
+        const c = choices[(cursor + step) % choices.length]!;
+        if (!inCanvas.has(comboKey(c)) && comboKey(c) !== asked) pick = c;
+      }
+      if (pick !== undefined) qa.push([ask(pick), "No"]);
+      else {
+        inCanvas.delete(comboKey(existing));
+        if (inCanvas.size > 0) qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
+      }
+    }
+    return { questions: qa, description: text };
+  },
+};
