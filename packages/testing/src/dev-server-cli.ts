@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-export {};
+import { runDevServerCli } from "./dev-server-args.js";
+
+process.exit(await runDevServerCli(process.argv.slice(2)));

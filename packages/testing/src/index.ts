@@ -1,1 +1,25 @@
-export {};
+export { type DevServer, startDevServer } from "./dev-server.js";
+export {
+  DEV_SERVER_USAGE,
+  type DevServerCliArgs,
+  parseDevServerArgs,
+  type RunDevServerCliOptions,
+  runDevServerCli,
+} from "./dev-server-args.js";
+export {
+  type DevServerFaults,
+  type DevServerOptions,
+  devServerOptionsSchema,
+  FAULT_KINDS,
+  type FaultKind,
+} from "./dev-server-options.js";
+export type {
+  DevServerAnswer,
+  DevServerPolicy,
+  DevServerPolicyFunction,
+  DevServerRequest,
+} from "./dev-server-policy.js";
+export type { DevServerStats } from "./dev-server-stats.js";
+export { canonicalJson, type HashableMessage, promptHash } from "./prompt-hash.js";
+export { answerTokenSet, type LegacyLogprobs, tokenLogprob } from "./token-logprobs.js";
+export { countTokens, type Tokenized, tokenize } from "./tokenizer.js";

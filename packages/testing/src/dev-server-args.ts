@@ -1,0 +1,181 @@
+import { ConfigError, YardstickError } from "@yardstick/core";
+import { type DevServer, startDevServer } from "./dev-server.js";
+import type { DevServerFaults, DevServerOptions } from "./dev-server-options.js";
+import { parseDevServerOptions } from "./dev-server-options.js";
+import type { DevServerPolicy, DevServerPolicyFunction } from "./dev-server-policy.js";
+
+export const DEV_SERVER_USAGE = `usage: yardstick-dev-server [options]
+
+A local OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions, POST /v1/completions,
+GET /stats). Prints its URL on one line, then runs until SIGINT or SIGTERM.
+
+  --port N                 port to listen on; 0 (default) picks a free one
+  --host HOST              address to bind (default 127.0.0.1)
+  --policy P               echo (default) | fixed:TEXT | file:PATH | a named policy
+  --latency-ms N|MIN:MAX   delay before each answer: fixed, or seeded uniform in [MIN, MAX]
+  --fail-rate-429 R        share of requests answered 429 with Retry-After (0..1)
+  --fail-rate-500 R        share of requests answered 500
+  --fail-rate-reset R      share of requests whose connection is reset
+  --fail-rate-malformed R  share of requests answered with a truncated JSON body
+  --fail-rate-hang R       share of requests never answered
+  --retry-after S          Retry-After seconds sent with injected 429s (default 1)
+  --seed N                 seed of the fault and latency draws (default 0)
+  --model ID               a model id listed by /v1/models (repeatable)
+  -h, --help               show this help`;
+
+export interface DevServerCliArgs {
+  options: DevServerOptions;
+  help: boolean;
+}
+
+const FAULT_FLAGS: Record<string, keyof DevServerFaults> = {
+  "--fail-rate-429": "rate429",
+  "--fail-rate-500": "rate500",
+  "--fail-rate-reset": "rateReset",
+  "--fail-rate-malformed": "rateMalformed",
+  "--fail-rate-hang": "rateHang",
+  "--retry-after": "retryAfterSeconds",
+};
+
+/**
+ * Parses the dev server's flags (`--flag value` or `--flag=value`). `policies` adds named function
+ * policies that `--policy NAME` may select. Bad flags raise a `ConfigError` naming the flag.
+ */
+export function parseDevServerArgs(
+  argv: readonly string[],
+  policies: Readonly<Record<string, DevServerPolicyFunction>> = {},
+): DevServerCliArgs {
+  const options: { -readonly [K in keyof DevServerOptions]: DevServerOptions[K] } = {};
+  const faults: Record<string, number> = {};
+  const models: string[] = [];
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "-h" || arg === "--help") {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) throw flagError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf("=");
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined) throw flagError(`${flag} needs a value`);
+      value = next;
+      i++;
+    }
+    switch (flag) {
+      case "--port":
+        options.port = integer(flag, value);
+        break;
+      case "--host":
+        options.host = value;
+        break;
+      case "--seed":
+        options.seed = integer(flag, value);
+        break;
+      case "--latency-ms": {
+        const [min, max] = value.split(":");
+        options.latencyMs =
+          max === undefined ? number(flag, value) : { min: number(flag, min ?? ""), max: number(flag, max) };
+        break;
+      }
+      case "--policy":
+        options.policy = parsePolicy(value, policies);
+        break;
+      case "--model":
+        models.push(value);
+        break;
+      default: {
+        const key = FAULT_FLAGS[flag];
+        if (key === undefined) throw flagError(`unknown flag ${flag}`);
+        faults[key] = number(flag, value);
+      }
+    }
+  }
+  if (Object.keys(faults).length > 0) options.faults = faults;
+  if (models.length > 0) options.models = models;
+  // Range checks (rates in 0..1, port range, ...) are the server's own option schema.
+  parseDevServerOptions(options);
+  return { options, help };
+}
+
+function parsePolicy(value: string, policies: Readonly<Record<string, DevServerPolicyFunction>>): DevServerPolicy {
+  if (value === "echo") return "echo";
+  if (value.startsWith("fixed:")) return { fixed: value.slice("fixed:".length) };
+  if (value.startsWith("file:") && value.length > "file:".length) return { file: value.slice("file:".length) };
+  const named = Object.hasOwn(policies, value) ? policies[value] : undefined;
+  if (named) return named;
+  const names = ["echo", "fixed:TEXT", "file:PATH", ...Object.keys(policies).sort()];
+  throw flagError(`unknown --policy "${value}"`, names.join(" | "));
+}
+
+function number(flag: string, value: string): number {
+  const n = value.trim() === "" ? Number.NaN : Number(value);
+  if (!Number.isFinite(n)) throw flagError(`${flag} must be a number, got "${value}"`);
+  return n;
+}
+
+function integer(flag: string, value: string): number {
+  const n = number(flag, value);
+  if (!Number.isInteger(n)) throw flagError(`${flag} must be an integer, got "${value}"`);
+  return n;
+}
+
+function flagError(message: string, expected?: string): ConfigError {
+  return new ConfigError(message, expected === undefined ? {} : { expected });
+}
+
+export interface RunDevServerCliOptions {
+  /** Named function policies `--policy NAME` may select (e.g. the runner's "spatial-solver"). */
+  policies?: Readonly<Record<string, DevServerPolicyFunction>>;
+  stdout?: (line: string) => void;
+  stderr?: (line: string) => void;
+  /** Stops the server when aborted (besides SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The `yardstick-dev-server` command: returns the exit code (0 after a clean shutdown, 2 for bad
+ * flags or options, 1 when the server cannot start).
+ */
+export async function runDevServerCli(argv: readonly string[], run: RunDevServerCliOptions = {}): Promise<number> {
+  const out = run.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = run.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let args: DevServerCliArgs;
+  try {
+    args = parseDevServerArgs(argv, run.policies);
+  } catch (error) {
+    if (!YardstickError.isInstance(error)) throw error;
+    err(`yardstick-dev-server: ${error.message} (see --help)`);
+    return 2;
+  }
+  if (args.help) {
+    out(DEV_SERVER_USAGE);
+    return 0;
+  }
+  let server: DevServer;
+  try {
+    server = await startDevServer(args.options);
+  } catch (error) {
+    err(`yardstick-dev-server: cannot start: ${(error as Error).message}`);
+    return YardstickError.isInstance(error) ? 2 : 1;
+  }
+  out(server.url);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      run.signal?.removeEventListener("abort", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    if (run.signal?.aborted) stop();
+    else run.signal?.addEventListener("abort", stop);
+  });
+  await server.close();
+  return 0;
+}

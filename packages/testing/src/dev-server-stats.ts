@@ -1,0 +1,39 @@
+/** Request counters behind `GET /stats`. Plain counters: cheap enough for the benchmark hot path. */
+export interface DevServerStats {
+  /** Requests received per path (every request, whatever the answer). */
+  requests: Record<string, number>;
+  /** Valid chat/completion requests per `promptHash` of their messages or prompt (faulted ones included). */
+  byPromptHash: Record<string, number>;
+  /** Injected faults per kind. */
+  faults: Record<string, number>;
+}
+
+export interface StatsCounter {
+  request(path: string): void;
+  prompt(hash: string): void;
+  fault(kind: string): void;
+  snapshot(): DevServerStats;
+  reset(): void;
+}
+
+export function createStatsCounter(): StatsCounter {
+  let requests = new Map<string, number>();
+  let prompts = new Map<string, number>();
+  let faults = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  return {
+    request: (path) => bump(requests, path),
+    prompt: (hash) => bump(prompts, hash),
+    fault: (kind) => bump(faults, kind),
+    snapshot: () => ({
+      requests: Object.fromEntries(requests),
+      byPromptHash: Object.fromEntries(prompts),
+      faults: Object.fromEntries(faults),
+    }),
+    reset() {
+      requests = new Map();
+      prompts = new Map();
+      faults = new Map();
+    },
+  };
+}

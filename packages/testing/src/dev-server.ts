@@ -1,0 +1,362 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chatPromptTokens, lastUserText, shapeAnswer, stopList } from "./dev-server-answers.js";
+import {
+  type DevServerOptions,
+  type FaultKind,
+  parseDevServerOptions,
+  type ResolvedDevServerOptions,
+} from "./dev-server-options.js";
+import { type DevServerRequest, normaliseAnswer, resolvePolicy } from "./dev-server-policy.js";
+import {
+  type ChatCompletionBody,
+  type CompletionBody,
+  chatCompletionBodySchema,
+  completionBodySchema,
+  describeZodError,
+} from "./dev-server-schemas.js";
+import { createStatsCounter, type DevServerStats } from "./dev-server-stats.js";
+import { promptHash } from "./prompt-hash.js";
+import { createRandom, type Random } from "./prng.js";
+import { answerTokenSet, type LegacyLogprobs, legacyLogprobs } from "./token-logprobs.js";
+import { countTokens, tokenize } from "./tokenizer.js";
+
+export interface DevServer {
+  /** e.g. `http://127.0.0.1:41234`; clients use `${url}/v1` as their base URL. */
+  readonly url: string;
+  readonly port: number;
+  /** The same object `GET /stats` returns. */
+  stats(): DevServerStats;
+  resetStats(): void;
+  /** Stops listening and drops every open connection (hung requests included). */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const CHAT_PATH = "/v1/chat/completions";
+const COMPLETIONS_PATH = "/v1/completions";
+
+/** Starts a local OpenAI-compatible server. See the package README for the protocol details. */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const opts = parseDevServerOptions(options);
+  const policy = await resolvePolicy(opts.policy);
+  const stats = createStatsCounter();
+  const faults = createFaultDrawer(opts);
+  const latency = createLatency(opts);
+  let nextId = 1;
+  const created = () => Math.floor(Date.now() / 1000);
+
+  const server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    stats.request(path);
+    if (path === CHAT_PATH || path === COMPLETIONS_PATH) {
+      if (req.method !== "POST") return sendError(res, 405, `${req.method} not allowed on ${path}; use POST`, "invalid_request_error");
+      readBody(req, res, (body) => {
+        void answerPost(path === CHAT_PATH ? "chat" : "completion", body, res).catch((error: unknown) => {
+          if (!res.headersSent) sendError(res, 500, `dev server policy failed: ${(error as Error).message}`, "server_error");
+          else res.destroy();
+        });
+      });
+      return;
+    }
+    if (req.method === "GET" && path === "/v1/models") {
+      return sendJson(res, 200, {
+        object: "list",
+        data: opts.models.map((id) => ({ id, object: "model", created: 0, owned_by: "yardstick" })),
+      });
+    }
+    if (req.method === "GET" && path === "/stats") return sendJson(res, 200, stats.snapshot());
+    req.resume();
+    sendError(res, 404, `unknown endpoint ${req.method} ${path}`, "invalid_request_error");
+  });
+  server.keepAliveTimeout = 30_000;
+
+  async function answerPost(endpoint: "chat" | "completion", raw: Buffer, res: ServerResponse): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString("utf8"));
+    } catch (error) {
+      return sendError(res, 400, `request body is not valid JSON: ${(error as Error).message}`, "invalid_request_error");
+    }
+    const schema = endpoint === "chat" ? chatCompletionBodySchema : completionBodySchema;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const { message, param } = describeZodError(parsed.error);
+      return sendError(res, 400, message, "invalid_request_error", param);
+    }
+    const body = parsed.data;
+    stats.prompt(
+      endpoint === "chat" ? promptHash((body as ChatCompletionBody).messages) : promptHash((body as CompletionBody).prompt),
+    );
+
+    const fault = faults();
+    const delay = latency();
+    if (delay > 0) await sleep(delay);
+    if (fault !== null) return injectFault(fault, res);
+
+    const id = nextId++;
+    if (endpoint === "chat") return answerChat(body as ChatCompletionBody, id, res);
+    return answerCompletion(body as CompletionBody, id, res);
+  }
+
+  function injectFault(fault: FaultKind, res: ServerResponse): void {
+    stats.fault(fault);
+    switch (fault) {
+      case "429":
+        sendError(res, 429, "injected fault: rate limit reached", "rate_limit_error", null, "rate_limit_exceeded", {
+          "retry-after": String(opts.faults?.retryAfterSeconds ?? 1),
+        });
+        return;
+      case "500":
+        sendError(res, 500, "injected fault: internal server error", "server_error");
+        return;
+      case "reset":
+        res.socket?.destroy();
+        return;
+      case "malformed": {
+        const broken = '{"id":"chatcmpl-broken","object":"chat.completion","choices":[{"index":0,"message":{"content":"tru';
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(broken) });
+        res.end(broken);
+        return;
+      }
+      case "hang":
+        return; // never answered: the client times out or close() drops the socket
+    }
+  }
+
+  async function callPolicy(request: DevServerRequest) {
+    return normaliseAnswer(await policy(request));
+  }
+
+  async function answerChat(body: ChatCompletionBody, id: number, res: ServerResponse): Promise<void> {
+    const answer = await callPolicy({
+      endpoint: "chat",
+      body,
+      model: body.model,
+      messages: body.messages,
+      lastUserText: lastUserText(body.messages),
+    });
+    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+    const shaped = shapeAnswer(answer, maxTokens, stopList(body.stop));
+    const n = body.n ?? 1;
+    const promptTokens = chatPromptTokens(body.messages);
+    const completionTokens = n * (shaped.contentTokens + shaped.reasoningTokens);
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      ...(shaped.reasoningContent !== undefined
+        ? { completion_tokens_details: { reasoning_tokens: n * shaped.reasoningTokens } }
+        : {}),
+    };
+    const chatId = `chatcmpl-${id}`;
+    if (body.stream) {
+      return streamChat(res, chatId, body.model, n, shaped, body.stream_options?.include_usage === true ? usage : undefined);
+    }
+    const message: Record<string, unknown> = { role: "assistant", content: shaped.content };
+    if (shaped.reasoningContent !== undefined) message.reasoning_content = shaped.reasoningContent;
+    const choices = [];
+    for (let i = 0; i < n; i++) choices.push({ index: i, message, logprobs: null, finish_reason: shaped.finishReason });
+    sendJson(res, 200, {
+      id: chatId,
+      object: "chat.completion",
+      created: created(),
+      model: body.model,
+      system_fingerprint: "yardstick-dev",
+      choices,
+      usage,
+    });
+  }
+
+  function streamChat(
+    res: ServerResponse,
+    chatId: string,
+    model: string,
+    n: number,
+    shaped: ReturnType<typeof shapeAnswer>,
+    usage: Record<string, unknown> | undefined,
+  ): void {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const base = { id: chatId, object: "chat.completion.chunk", created: created(), model };
+    const chunk = (index: number, delta: Record<string, unknown>, finish: string | null) =>
+      `data: ${JSON.stringify({ ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+    for (let i = 0; i < n; i++) {
+      res.write(chunk(i, { role: "assistant", content: "" }, null));
+      if (shaped.reasoningContent !== undefined) {
+        for (const t of tokenize(shaped.reasoningContent).tokens) res.write(chunk(i, { reasoning_content: t }, null));
+      }
+      for (const t of tokenize(shaped.content).tokens) res.write(chunk(i, { content: t }, null));
+      res.write(chunk(i, {}, shaped.finishReason));
+    }
+    if (usage) res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+    res.end("data: [DONE]\n\n");
+  }
+
+  async function answerCompletion(body: CompletionBody, id: number, res: ServerResponse): Promise<void> {
+    const answer = await callPolicy({ endpoint: "completion", body, model: body.model, prompt: body.prompt, lastUserText: body.prompt });
+    // The legacy endpoint's default max_tokens is 16.
+    const shaped = shapeAnswer({ content: answer.content }, body.max_tokens ?? 16, stopList(body.stop));
+    const echo = body.echo === true;
+    const text = echo ? body.prompt + shaped.content : shaped.content;
+    let logprobs: LegacyLogprobs | null = null;
+    if (body.logprobs !== null && body.logprobs !== undefined) {
+      logprobs = completionLogprobs(body.prompt, shaped.content, answer.content, body.logprobs, echo);
+    }
+    const n = body.n ?? 1;
+    const promptTokens = countTokens(body.prompt);
+    const cmplId = `cmpl-${id}`;
+    if (body.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const base = { id: cmplId, object: "text_completion", created: created(), model: body.model };
+      for (let i = 0; i < n; i++) {
+        const pieces = echo ? [body.prompt, ...tokenize(shaped.content).tokens] : tokenize(shaped.content).tokens;
+        for (const t of pieces) {
+          res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: i, text: t, logprobs: null, finish_reason: null }] })}\n\n`);
+        }
+        res.write(
+          `data: ${JSON.stringify({ ...base, choices: [{ index: i, text: "", logprobs: null, finish_reason: shaped.finishReason }] })}\n\n`,
+        );
+      }
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    const choices = [];
+    for (let i = 0; i < n; i++) choices.push({ index: i, text, logprobs, finish_reason: shaped.finishReason });
+    sendJson(res, 200, {
+      id: cmplId,
+      object: "text_completion",
+      created: created(),
+      model: body.model,
+      system_fingerprint: "yardstick-dev",
+      choices,
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: n * shaped.contentTokens,
+        total_tokens: promptTokens + n * shaped.contentTokens,
+      },
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+/**
+ * Logprobs in the legacy shape. Offsets index into prompt + completion (as OpenAI's legacy API), so
+ * without `echo` the first offset is the prompt's length. Generated tokens are always "likely".
+ */
+function completionLogprobs(prompt: string, generated: string, answer: string, topK: number, echo: boolean): LegacyLogprobs {
+  const likely = answerTokenSet(answer);
+  const promptPart = tokenize(prompt);
+  const lastPromptToken = promptPart.tokens[promptPart.tokens.length - 1] ?? "";
+  const gen = legacyLogprobs(generated, likely, topK, {
+    firstHasContext: prompt !== "",
+    previous: lastPromptToken,
+    offsetBase: prompt.length,
+    allLikely: true,
+  });
+  if (!echo) return gen;
+  const head = legacyLogprobs(prompt, likely, topK, { firstHasContext: false });
+  return {
+    tokens: [...head.tokens, ...gen.tokens],
+    token_logprobs: [...head.token_logprobs, ...gen.token_logprobs],
+    top_logprobs: [...head.top_logprobs, ...gen.top_logprobs],
+    text_offset: [...head.text_offset, ...gen.text_offset],
+  };
+}
+
+function createFaultDrawer(opts: ResolvedDevServerOptions): () => FaultKind | null {
+  const f = opts.faults;
+  if (!f) return () => null;
+  const script = f.script ?? [];
+  let scriptIndex = 0;
+  const bands: [number, FaultKind][] = [];
+  let total = 0;
+  for (const [r, kind] of [
+    [f.rate429, "429"],
+    [f.rate500, "500"],
+    [f.rateReset, "reset"],
+    [f.rateMalformed, "malformed"],
+    [f.rateHang, "hang"],
+  ] as const) {
+    if (r !== undefined && r > 0) bands.push([(total += r), kind]);
+  }
+  const random = createRandom(opts.seed ^ 0x5eed);
+  return () => {
+    if (scriptIndex < script.length) return script[scriptIndex++] ?? null;
+    if (bands.length === 0) return null;
+    const u = random();
+    for (const [edge, kind] of bands) if (u < edge) return kind;
+    return null;
+  };
+}
+
+function createLatency(opts: ResolvedDevServerOptions): () => number {
+  const l = opts.latencyMs;
+  if (typeof l === "number") return () => l;
+  const random: Random = createRandom(opts.seed ^ 0x1a7e);
+  return () => l.min + random() * (l.max - l.min);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on("data", (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_BODY_BYTES) {
+      req.removeAllListeners("data");
+      req.resume();
+      sendError(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, "invalid_request_error");
+      return;
+    }
+    chunks.push(c);
+  });
+  req.on("end", () => {
+    if (size <= MAX_BODY_BYTES) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  param: string | null = null,
+  code: string | null = null,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { error: { message, type, param, code } }, headers);
+}
