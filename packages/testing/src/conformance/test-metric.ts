@@ -17,12 +17,17 @@ export function testMetric(metric: MetricV1, cases: readonly MetricConformanceCa
   }
   const { describe, it } = vitest;
   const label = typeof (metric as { id?: unknown } | null)?.id === "string" ? metric.id : "(metric without id)";
-  describe(`metric conformance: ${label}`, () => {
-    for (const check of planConformanceChecks(metric, cases, opts)) {
-      it(check.name, async () => {
-        const problems = await check.run();
-        if (problems.length > 0) throw new Error(`${check.name}:\n  - ${problems.join("\n  - ")}`);
-      });
-    }
-  });
+  try {
+    describe(`metric conformance: ${label}`, () => {
+      for (const check of planConformanceChecks(metric, cases, opts)) {
+        it(check.name, async () => {
+          const problems = await check.run();
+          if (problems.length > 0) throw new Error(`${check.name}:\n  - ${problems.join("\n  - ")}`);
+        });
+      }
+    });
+  } catch (error) {
+    // vitest's own message for this case is an opaque TypeError about its internal state.
+    throw new Error("testMetric must be called at the top level of a file run by vitest; use checkMetricConformance elsewhere", { cause: error });
+  }
 }
