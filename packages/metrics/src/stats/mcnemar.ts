@@ -28,7 +28,8 @@ export type McNemarOptions = z.input<typeof mcnemarOptionsSchema>;
  * With few discordant pairs (b + c < `exactBelow`, default 25 — the usual rule of thumb) the
  * chi-square approximation is poor, so the exact two-sided binomial test is used:
  * p = min(1, 2·P(X ≤ min(b, c))), X ~ Binomial(b + c, ½). Otherwise the chi-square statistic with
- * Edwards' continuity correction (|b − c| − 1)² / (b + c) is referred to χ² with 1 df.
+ * Edwards' continuity correction (|b − c| − 1)² / (b + c) is referred to χ² with 1 df; when b = c
+ * the correction is not pushed below zero (statistic 0, p = 1, as R's `mcnemar.test`).
  * No discordant pairs at all gives statistic 0 and p = 1.
  */
 export function mcnemar(
