@@ -1,0 +1,118 @@
+/**
+ * zod schema of one SEA-HELM task after interpolation, following the key inventory of the upstream
+ * configs. Unknown keys are kept (loose objects) because real files carry stray keys (`changes`,
+ * `judge_file`, `metricx_batch_size`, ...).
+ */
+import { z } from "zod";
+
+const pluginRef = z.strictObject({
+  id: z.string().min(1),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** yardstick's own extension: metric/postprocessor ids for tasks that have no SEA-HELM metric class. */
+export const yardstickExtensionSchema = z.strictObject({
+  metrics: z.array(pluginRef).min(1),
+  postprocessors: z.array(pluginRef).optional(),
+  mainScore: z.string().min(1).optional(),
+  labels: z.array(z.string()).optional(),
+});
+
+export const promptTemplateSchema = z.looseObject({
+  preamble: z.string(),
+  task_template: z.string(),
+  answer_template: z.string().nullable(),
+  answer_tag: z.string().nullable(),
+});
+
+export const languageConfigSchema = z.looseObject({
+  filepath: z.string().nullable(),
+  example_filepath: z.string().nullable().optional(),
+  max_tokens: z.int().positive(),
+  prompt_template: promptTemplateSchema,
+});
+
+const stringOrList = z.union([z.string(), z.array(z.string())]);
+
+export const judgeSchema = z.looseObject({
+  judge_model_name: stringOrList.optional(),
+  judge_model_type: stringOrList.optional(),
+  judge_init_args: z.record(z.string(), z.unknown()).optional(),
+  judge_generation_kwargs: z.record(z.string(), z.unknown()).optional(),
+  classifications: z.record(z.string(), z.number()).optional(),
+  judge_prompts: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+});
+
+/** `use_logprobs` is a bool in most files and the string "true" in 15; both mean the same. */
+const boolish = z.union([z.boolean(), z.enum(["true", "false", "True", "False"]).transform((s) => s.toLowerCase() === "true")]);
+
+const optionalCount = z.int().nonnegative().nullable().optional();
+
+export const seaHelmTaskSchema = z.looseObject({
+  metadata: z.looseObject({
+    version: z.number(),
+    changes: z.union([z.record(z.string(), z.unknown()), z.string()]).nullable().optional(),
+  }),
+  name: z.string(),
+  competency: z.string(),
+  aggregation_group: z.string().optional(),
+  dataloader_file: z.string().optional(),
+  dataloader_class: z.string().optional(),
+  metric_file: z.string(),
+  metric_class: z.string(),
+  metric: z.string(),
+  fewshot_num_examples: z
+    .looseObject({
+      instruct: z.int().nonnegative(),
+      base: z.int().nonnegative().nullable().optional(),
+    })
+    .optional(),
+  use_logprobs: boolish.optional(),
+  max_n_runs: z.int().positive().optional(),
+  task_modality: z.string().optional(),
+  use_judges: z.boolean().optional(),
+  judge: judgeSchema.optional(),
+  judgement_labels: z.record(z.string(), z.string()).optional(),
+  ties_allowed: z.boolean().optional(),
+  baseline_model: z.string().optional(),
+  categories_with_reference: z.array(z.string()).optional(),
+  use_metricx_metric: z.boolean().optional(),
+  use_chrf_metric: z.boolean().optional(),
+  use_rougeL_metric: z.boolean().optional(),
+  context_size: optionalCount,
+  random_seed: z.int().optional(),
+  num_samples: optionalCount,
+  min_num_keys: optionalCount,
+  num_queries: optionalCount,
+  num_values: optionalCount,
+  num_common_words: optionalCount,
+  num_repeats_common_words: optionalCount,
+  num_repeats_uncommon_words: optionalCount,
+  yardstick: yardstickExtensionSchema.optional(),
+  languages: z
+    .record(z.string(), languageConfigSchema)
+    .refine((langs) => Object.keys(langs).length > 0, { message: "at least one language is required" }),
+});
+
+export type SeaHelmTask = z.output<typeof seaHelmTaskSchema>;
+export type SeaHelmLanguageConfig = z.output<typeof languageConfigSchema>;
+export type YardstickExtension = z.output<typeof yardstickExtensionSchema>;
+
+/** JSON Schema (draft 2020-12) of a task as written in a file (input side, before the `use_logprobs` transform). */
+export function seaHelmTaskJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(seaHelmTaskSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
+
+/** `constants.yaml`: few-shot defaults and stop tokens. */
+export const seaHelmConstantsSchema = z.looseObject({
+  few_shot_stop_tokens: z.array(z.string()).optional(),
+  base_models_skip_tasks: z.array(z.string()).optional(),
+  instruct_models_skip_tasks: z.array(z.string()).optional(),
+  instruct_num_in_context_examples: z.int().nonnegative().optional(),
+  base_num_in_context_examples: z.int().nonnegative().optional(),
+});
+
+export type SeaHelmConstants = z.output<typeof seaHelmConstantsSchema>;
+
+/** `task_config.yaml`: suite → language → task list or "all". */
+export const taskSuitesSchema = z.record(z.string(), z.record(z.string(), z.union([z.array(z.string()), z.literal("all")])));
