@@ -1,0 +1,158 @@
+import { MetricError } from "@yardstick/core";
+import { describe, expect, it } from "vitest";
+import { loadFixture } from "./__fixtures__/load-fixture.js";
+import { cohensKappa } from "./cohens-kappa.js";
+import { fleissKappa } from "./fleiss-kappa.js";
+import { type KrippendorffLevel, krippendorffAlpha, type ReliabilityRow } from "./krippendorff-alpha.js";
+
+interface AlphaFixture {
+  data: ReliabilityRow[];
+  publishedDecimals: number;
+  published: Partial<Record<KrippendorffLevel, number>>;
+}
+
+/** Published values are rounded; our value must round to the same digits. */
+function expectRoundsTo(value: number, published: number, decimals: number): void {
+  expect(Number(value.toFixed(decimals))).toBe(published);
+}
+
+describe("krippendorffAlpha", () => {
+  for (const name of ["krippendorff-2011.json", "krippendorff-wikipedia.json"]) {
+    const fixture = loadFixture<AlphaFixture>(name);
+    for (const [level, value] of Object.entries(fixture.published)) {
+      it(`${name}: ${level} alpha = ${value}`, () => {
+        const alpha = krippendorffAlpha(fixture.data, { level: level as KrippendorffLevel });
+        expectRoundsTo(alpha, value, fixture.publishedDecimals);
+      });
+    }
+  }
+
+  it("ordinal alpha on string labels with an explicit order equals the numeric version", () => {
+    const fixture = loadFixture<AlphaFixture>("krippendorff-2011.json");
+    const names = ["very low", "low", "mid", "high", "very high"];
+    const asText = fixture.data.map((row) => row.map((v) => (v === null ? null : names[(v as number) - 1]!)));
+    expect(krippendorffAlpha(asText, { level: "ordinal", order: names })).toBeCloseTo(
+      krippendorffAlpha(fixture.data, { level: "ordinal" }),
+      14,
+    );
+    // Nominal alpha does not depend on the label spelling.
+    expect(krippendorffAlpha(asText)).toBeCloseTo(krippendorffAlpha(fixture.data), 14);
+  });
+
+  it("is 1 for perfect agreement, NaN without variation, and treats undefined as missing", () => {
+    const perfect = [
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+    ];
+    expect(krippendorffAlpha(perfect, { level: "interval" })).toBe(1);
+    expect(krippendorffAlpha([[0, 1, 2], [0, 1, 2]], { level: "ratio" })).toBe(1);
+    expect(krippendorffAlpha([[2, 2], [2, 2]])).toBeNaN();
+    expect(krippendorffAlpha([[1, 2, undefined], [1, 2, 3]])).toBe(1);
+  });
+
+  it("rejects unusable reliability data with MetricError", () => {
+    expect(() => krippendorffAlpha([])).toThrow(MetricError);
+    expect(() => krippendorffAlpha([[1, null], [null, 2]])).toThrow(/at least two coders/);
+    expect(() => krippendorffAlpha([[1, 2], [1]])).toThrow(/data\[1\] has 1 units/);
+    expect(() => krippendorffAlpha([[1, Number.NaN], [1, 2]])).toThrow(/data\[0\]\[1\]/);
+    expect(() => krippendorffAlpha([["a", "b"], ["a", "b"]], { level: "interval" })).toThrow(/expected a number/);
+    expect(() => krippendorffAlpha([["a", "b"], ["a", "b"]], { level: "ordinal" })).toThrow(/order/);
+    expect(() => krippendorffAlpha([[-1, 2], [1, 2]], { level: "ratio" })).toThrow(/non-negative/);
+    expect(() => krippendorffAlpha([[1, 2], [1, 2]], { level: "cardinal" as never })).toThrow(/options\.level/);
+  });
+});
+
+describe("fleissKappa", () => {
+  it("matches the published worked example", () => {
+    const f = loadFixture<{ matrix: number[][]; publishedDecimals: number; published: { kappa: number } }>(
+      "fleiss-wikipedia.json",
+    );
+    expectRoundsTo(fleissKappa(f.matrix), f.published.kappa, f.publishedDecimals);
+  });
+
+  it("equals Scott's pi for two raters and 1 for unanimous items", () => {
+    expect(fleissKappa([[2, 0], [0, 2], [2, 0]])).toBe(1);
+    // Two raters, 4 items: agree on 2 of 4; pooled proportions ½, ½ → π = (0.5 − 0.5)/(1 − 0.5) = 0.
+    expect(fleissKappa([[2, 0], [0, 2], [1, 1], [1, 1]])).toBeCloseTo(0, 15);
+    expect(fleissKappa([[3, 0], [3, 0]])).toBeNaN();
+  });
+
+  it("rejects malformed count matrices", () => {
+    expect(() => fleissKappa([])).toThrow(MetricError);
+    expect(() => fleissKappa([[1, 1], [2]])).toThrow(/matrix\[1\] has 1 columns/);
+    expect(() => fleissKappa([[1, 1], [2, 1]])).toThrow(/same number of raters/);
+    expect(() => fleissKappa([[1, 0]])).toThrow(/at least 2 raters/);
+    expect(() => fleissKappa([[1.5, 0.5]])).toThrow(/non-negative integer/);
+  });
+});
+
+describe("cohensKappa", () => {
+  function expand(table: Record<string, number>): [string[], string[]] {
+    const a: string[] = [];
+    const b: string[] = [];
+    for (const [key, count] of Object.entries(table)) {
+      const [x, y] = key.split("|") as [string, string];
+      for (let i = 0; i < count; i++) {
+        a.push(x);
+        b.push(y);
+      }
+    }
+    return [a, b];
+  }
+
+  it("matches the published 50-proposal example", () => {
+    const f = loadFixture<{ table: Record<string, number>; publishedDecimals: number; published: { kappa: number } }>(
+      "cohen-wikipedia.json",
+    );
+    const [a, b] = expand(f.table);
+    expectRoundsTo(cohensKappa(a, b), f.published.kappa, f.publishedDecimals);
+    expect(cohensKappa(a, b)).toBeCloseTo(0.4, 14);
+  });
+
+  it("weighted kappa reduces to plain kappa for two categories", () => {
+    const a = [0, 0, 1, 1, 1, 0, 1, 0, 1, 1];
+    const b = [0, 1, 1, 1, 0, 0, 1, 0, 0, 1];
+    const plain = cohensKappa(a, b);
+    expect(cohensKappa(a, b, { weights: "linear" })).toBeCloseTo(plain, 14);
+    expect(cohensKappa(a, b, { weights: "quadratic" })).toBeCloseTo(plain, 14);
+  });
+
+  it("quadratic weighted kappa equals the moment form 2·cov / (var_a + var_b + (mean_a − mean_b)²)", () => {
+    // Integer ratings 1..5 with every value present, so category ranks are equally spaced.
+    const a = [1, 2, 3, 4, 5, 3, 2, 4, 5, 1, 3, 4, 2, 5, 4];
+    const b = [1, 3, 3, 4, 4, 2, 2, 5, 5, 2, 3, 3, 1, 4, 5];
+    const n = a.length;
+    const ma = a.reduce((s, x) => s + x, 0) / n;
+    const mb = b.reduce((s, x) => s + x, 0) / n;
+    let cov = 0;
+    let va = 0;
+    let vb = 0;
+    for (let i = 0; i < n; i++) {
+      cov += (a[i]! - ma) * (b[i]! - mb);
+      va += (a[i]! - ma) ** 2;
+      vb += (b[i]! - mb) ** 2;
+    }
+    const moment = (2 * cov) / n / (va / n + vb / n + (ma - mb) ** 2);
+    expect(cohensKappa(a, b, { weights: "quadratic" })).toBeCloseTo(moment, 12);
+  });
+
+  it("linear weights on a 3-category table worked by hand", () => {
+    // 6 items. Observed (rows a, cols b): [[2,1,0],[0,1,1],[0,0,1]]; margins a (3,2,1), b (2,2,2).
+    // Weighted observed disagreement Σw·O = 1 + 1 = 2; expected Σw·E = Σ |i−j|·rowᵢ·colⱼ / 6
+    // = (3·(1·2 + 2·2) + 2·(1·2 + 1·2) + 1·(2·2 + 1·2)) / 6 = 32/6, so κ = 1 − 2·6/32 = 0.625.
+    const a = ["lo", "lo", "lo", "mid", "mid", "hi"];
+    const b = ["lo", "lo", "mid", "mid", "hi", "hi"];
+    const order = ["lo", "mid", "hi"];
+    expect(cohensKappa(a, b, { weights: "linear", order })).toBeCloseTo(0.625, 14);
+  });
+
+  it("returns NaN when chance agreement is total, and validates input", () => {
+    expect(cohensKappa(["x", "x"], ["x", "x"])).toBeNaN();
+    expect(cohensKappa(["x", "y"], ["x", "y"])).toBe(1);
+    expect(() => cohensKappa([], [])).toThrow(MetricError);
+    expect(() => cohensKappa(["x"], ["x", "y"])).toThrow(/a has 1 labels but b has 2/);
+    expect(() => cohensKappa(["x", null as never], ["x", "y"])).toThrow(/a\[1\]/);
+    expect(() => cohensKappa(["lo", "hi"], ["lo", "hi"], { weights: "linear" })).toThrow(/order/);
+    expect(() => cohensKappa(["lo", "odd"], ["lo", "lo"], { order: ["lo", "hi"] })).toThrow(/not in the given order/);
+  });
+});
