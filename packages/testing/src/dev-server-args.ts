@@ -37,6 +37,8 @@ const FAULT_FLAGS: Record<string, keyof DevServerFaults> = {
   "--retry-after": "retryAfterSeconds",
 };
 
+const VALUE_FLAGS = new Set(["--port", "--host", "--seed", "--latency-ms", "--policy", "--model", ...Object.keys(FAULT_FLAGS)]);
+
 /**
  * Parses the dev server's flags (`--flag value` or `--flag=value`). `policies` adds named function
  * policies that `--policy NAME` may select. Bad flags raise a `ConfigError` naming the flag.
@@ -58,6 +60,7 @@ export function parseDevServerArgs(
     if (!arg.startsWith("--")) throw flagError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf("=");
     const flag = eq < 0 ? arg : arg.slice(0, eq);
+    if (!VALUE_FLAGS.has(flag)) throw flagError(`unknown flag ${flag}`);
     let value: string;
     if (eq >= 0) value = arg.slice(eq + 1);
     else {

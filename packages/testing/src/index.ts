@@ -23,3 +23,4 @@ export type { DevServerStats } from "./dev-server-stats.js";
 export { canonicalJson, type HashableMessage, promptHash } from "./prompt-hash.js";
 export { answerTokenSet, type LegacyLogprobs, tokenLogprob } from "./token-logprobs.js";
 export { countTokens, type Tokenized, tokenize } from "./tokenizer.js";
+export * from "./conformance/index.js";
