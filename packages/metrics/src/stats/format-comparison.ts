@@ -12,6 +12,10 @@ function signed(x: number): string {
   return s.startsWith("-") || s === fixed(0) ? s : `+${s}`;
 }
 
+function itemCount(n: number): string {
+  return `${n} item${n === 1 ? "" : "s"}`;
+}
+
 function pValue(p: number): string {
   if (p < 1e-4) return "<0.0001";
   return p.toFixed(4);
@@ -63,8 +67,8 @@ export function formatComparisonTable(input: readonly ComparisonRow[] | Comparis
         s.reason === "no-shared-items"
           ? `no shared items (A ${s.itemsA}, B ${s.itemsB})`
           : s.reason === "only-in-a"
-            ? `only in run A (${s.itemsA} items)`
-            : `only in run B (${s.itemsB} items)`;
+            ? `only in run A (${itemCount(s.itemsA)})`
+            : `only in run B (${itemCount(s.itemsB)})`;
       out.push(`skipped ${s.task}: ${why}`);
     }
   }
