@@ -1,0 +1,148 @@
+/**
+ * Python `str` semantics the UltraEval postprocessors and metrics rely on.
+ *
+ * Regex translation notes (Python `re` on `str` → JS `RegExp` with the `u` flag):
+ * - `\s` is Unicode whitespace as in `str.isspace()`; JS `\s` differs (it adds U+FEFF and lacks
+ *   U+001C–U+001F and U+0085), so use {@link PY_S}.
+ * - `\w` is `str.isalnum()` plus `_` (letters and numbers, *not* combining marks); JS `\w` is ASCII,
+ *   so use {@link PY_W}. `\b` is built from it with lookarounds (JS `\b` is ASCII-only).
+ * - `\d` is any Unicode decimal digit: `\p{Nd}`.
+ * - `.` without DOTALL stops only at `\n`; JS `.` also stops at `\r`, U+2028 and U+2029, so use
+ *   {@link PY_DOT}.
+ * - Python indexes strings by code point; JS by UTF-16 unit. Where a length or a position is
+ *   compared with something outside the string, work on {@link codePoints}.
+ * - `re.sub` replacement `\2` is JS `$2`; `re.findall` with one group returns group 1.
+ */
+import { PY_DIGIT_RANGES } from "./python-digits.js";
+
+/** The characters `str.isspace()` accepts, as the inside of a regex character class. */
+export const PY_WS_CLASS_BODY = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+/** Python `\s` (str patterns). */
+export const PY_S = `[${PY_WS_CLASS_BODY}]`;
+/** Python `\S`. */
+export const PY_NOT_S = `[^${PY_WS_CLASS_BODY}]`;
+/** Python `\w` (str patterns): letters, numbers, underscore. */
+export const PY_W = "[\\p{L}\\p{N}_]";
+/** Python `[^\w\s]`. */
+export const PY_NOT_W_NOT_S = `[^\\p{L}\\p{N}_${PY_WS_CLASS_BODY}]`;
+/** Python `.` without DOTALL. */
+export const PY_DOT = "[^\\n]";
+
+const WS = new Set<number>([0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
+for (let c = 0x09; c <= 0x0d; c++) WS.add(c);
+for (let c = 0x1c; c <= 0x20; c++) WS.add(c);
+for (let c = 0x2000; c <= 0x200a; c++) WS.add(c);
+
+/** `ch.isspace()` for one code point. */
+export function isPySpace(codePoint: number): boolean {
+  return WS.has(codePoint);
+}
+
+/** The code points of a string, as one-character strings (Python's indexing unit). */
+export function codePoints(s: string): string[] {
+  return Array.from(s);
+}
+
+function stripSet(chars: string | undefined): (cp: number) => boolean {
+  if (chars === undefined) return isPySpace;
+  const set = new Set<number>();
+  for (const ch of chars) set.add(ch.codePointAt(0)!);
+  return (cp) => set.has(cp);
+}
+
+function stripEnds(s: string, chars: string | undefined, left: boolean, right: boolean): string {
+  const strip = stripSet(chars);
+  const cps = codePoints(s);
+  let start = 0;
+  let end = cps.length;
+  if (left) while (start < end && strip(cps[start]!.codePointAt(0)!)) start++;
+  if (right) while (end > start && strip(cps[end - 1]!.codePointAt(0)!)) end--;
+  return start === 0 && end === cps.length ? s : cps.slice(start, end).join("");
+}
+
+/** `s.strip(chars)`: without `chars`, Unicode whitespace as `str.isspace()` defines it. */
+export function pyStrip(s: string, chars?: string): string {
+  return stripEnds(s, chars, true, true);
+}
+
+/** `s.lstrip(chars)`. */
+export function pyLStrip(s: string, chars?: string): string {
+  return stripEnds(s, chars, true, false);
+}
+
+/** `s.rstrip(chars)`. */
+export function pyRStrip(s: string, chars?: string): string {
+  return stripEnds(s, chars, false, true);
+}
+
+/**
+ * `s.split(sep, maxsplit)`. Without `sep` (Python's `None`): split on runs of whitespace, drop empty
+ * strings at both ends, and keep the rest of the string (with its trailing whitespace) as the last item
+ * once `maxsplit` splits are done. With `sep`: exact separator, empty items kept.
+ */
+export function pySplit(s: string, sep?: string, maxsplit = -1): string[] {
+  if (sep === undefined) return splitWhitespace(s, maxsplit);
+  if (sep === "") throw new RangeError("pySplit: empty separator");
+  const out: string[] = [];
+  let from = 0;
+  while (maxsplit < 0 || out.length < maxsplit) {
+    const at = s.indexOf(sep, from);
+    if (at < 0) break;
+    out.push(s.slice(from, at));
+    from = at + sep.length;
+  }
+  out.push(s.slice(from));
+  return out;
+}
+
+function splitWhitespace(s: string, maxsplit: number): string[] {
+  const out: string[] = [];
+  // Whitespace code points are all in the BMP, so UTF-16 positions are safe here.
+  const isWs = (i: number) => isPySpace(s.charCodeAt(i));
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    while (i < n && isWs(i)) i++;
+    if (i >= n) break;
+    if (maxsplit >= 0 && out.length === maxsplit) {
+      out.push(s.slice(i));
+      break;
+    }
+    const start = i;
+    while (i < n && !isWs(i)) i++;
+    out.push(s.slice(start, i));
+  }
+  return out;
+}
+
+function isDigitCodePoint(cp: number): boolean {
+  for (let k = 0; k < PY_DIGIT_RANGES.length; k += 2) {
+    if (cp < PY_DIGIT_RANGES[k]!) return false;
+    if (cp <= PY_DIGIT_RANGES[k + 1]!) return true;
+  }
+  return false;
+}
+
+/** `s.isdigit()`: non-empty and every code point has Numeric_Type Decimal or Digit (e.g. "²", "①"). */
+export function pyIsDigit(s: string): boolean {
+  if (s === "") return false;
+  for (const ch of s) if (!isDigitCodePoint(ch.codePointAt(0)!)) return false;
+  return true;
+}
+
+/** `s.replace(old, new)` without JS replacement-pattern (`$&`) surprises. `old` must not be empty. */
+export function pyReplace(s: string, old: string, replacement: string): string {
+  return s.split(old).join(replacement);
+}
+
+/**
+ * `re.findall(pattern, s)` for patterns with zero or one group: the whole matches, or group 1
+ * (an unmatched group gives "" as in Python).
+ */
+export function pyFindAll(re: RegExp, s: string): string[] {
+  const flags = re.flags.includes("g") ? re.flags : `${re.flags}g`;
+  const global = new RegExp(re.source, flags);
+  const out: string[] = [];
+  for (const m of s.matchAll(global)) out.push(m.length > 1 ? (m[1] ?? "") : m[0]);
+  return out;
+}

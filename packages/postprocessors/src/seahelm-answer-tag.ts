@@ -1,0 +1,150 @@
+/**
+ * SEA-HELM answer extraction: find the answer after the task's answer tag (e.g. "Jawaban:").
+ *
+ * Differences from upstream, on purpose (see README):
+ * - the tag is matched literally (upstream splices it into the regex unescaped; `unescapedTag: true`
+ *   restores that where a JS regex accepts the text);
+ * - labels are tried longest first, then lexicographically, so "Positive" cannot be shadowed by a
+ *   label "Pos" (upstream builds the alternation from a Python set: unstable order);
+ * - `$` signs around the answer are stripped by default as the SEA-HELM guide documents; the upstream
+ *   code does not do it (`stripDollar: false`).
+ */
+import { ConfigError, type PostprocessContext, type PostprocessorV1 } from "@yardstick/core";
+import { checkKnownKeys, checkText, optionalBoolean, optionalString, optionalStringList } from "./options.js";
+import { PY_DOT, PY_WS_CLASS_BODY, pyStrip } from "./python-str.js";
+
+export const SEAHELM_ANSWER_TAG_ID = "seahelm-answer-tag";
+
+export type AnswerTagMode = "labels" | "line" | "until-close-tag" | "none";
+const MODES: readonly AnswerTagMode[] = ["labels", "line", "until-close-tag", "none"];
+const KNOWN = ["tag", "mode", "labels", "stripDollar", "caseInsensitive", "unescapedTag"];
+
+export interface AnswerTagOptions {
+  tag: string;
+  mode: AnswerTagMode;
+  labels?: string[];
+  stripDollar?: boolean;
+  caseInsensitive?: boolean;
+  unescapedTag?: boolean;
+}
+
+/** Escapes the characters that are syntax in a JS regex (valid with and without the `u` flag). */
+export function escapeRegex(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+/** Longest first, then by code unit order: a label that is a prefix of another cannot shadow it. */
+export function orderLabels(labels: readonly string[]): string[] {
+  const unique = [...new Set(labels)];
+  return unique.sort((a, b) => {
+    const la = Array.from(a).length;
+    const lb = Array.from(b).length;
+    if (la !== lb) return lb - la;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+}
+
+function tagFromTask(ctx: PostprocessContext | undefined): string | undefined {
+  const opts = ctx?.task?.prompt.options;
+  const v = opts?.["answer_tag"] ?? opts?.["answerTag"];
+  return typeof v === "string" ? v : undefined;
+}
+
+function parseOptions(options: Record<string, unknown>, ctx: PostprocessContext | undefined): AnswerTagOptions {
+  const id = SEAHELM_ANSWER_TAG_ID;
+  checkKnownKeys(id, options, KNOWN);
+  const tag = optionalString(id, options, "tag") ?? tagFromTask(ctx);
+  if (tag === undefined || tag === "") {
+    throw new ConfigError(`postprocessor ${id}: option tag is required (or the task's prompt options must have answer_tag)`, {
+      keyPath: ["tag"],
+      expected: "a non-empty string",
+    });
+  }
+  const mode = options["mode"] ?? "labels";
+  if (!MODES.includes(mode as AnswerTagMode)) {
+    throw new ConfigError(`postprocessor ${id}: unknown mode ${JSON.stringify(mode)}`, { keyPath: ["mode"], expected: MODES.join(" | ") });
+  }
+  const out: AnswerTagOptions = { tag, mode: mode as AnswerTagMode };
+  const labels = optionalStringList(id, options, "labels");
+  if (labels !== undefined) out.labels = labels;
+  for (const key of ["stripDollar", "caseInsensitive", "unescapedTag"] as const) {
+    const v = optionalBoolean(id, options, key);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+function compile(source: string, flags: string, o: AnswerTagOptions): RegExp {
+  try {
+    return new RegExp(source, `${flags}u`);
+  } catch (first) {
+    if (!o.unescapedTag) throw first;
+  }
+  // An unescaped tag such as "boxed{" is a syntax error with the `u` flag but legal without it
+  // (Annex B), which is how Python reads it.
+  try {
+    return new RegExp(source, flags);
+  } catch (cause) {
+    throw new ConfigError(`postprocessor ${SEAHELM_ANSWER_TAG_ID}: tag ${JSON.stringify(o.tag)} is not a valid regex with unescapedTag: true`, {
+      keyPath: ["tag"],
+      expected: "a JS regex fragment, or unescapedTag: false",
+      cause,
+    });
+  }
+}
+
+/** The extraction regex for the options; `null` for mode "none". Group 1 holds the answer. */
+export function buildAnswerTagRegex(o: AnswerTagOptions, taskLabels?: readonly string[]): RegExp | null {
+  if (o.mode === "none") return null;
+  const tag = o.unescapedTag ? o.tag : escapeRegex(o.tag);
+  const flags = (o.caseInsensitive ?? o.mode === "labels") ? "i" : "";
+  if (o.mode === "labels") {
+    const labels = o.labels ?? taskLabels;
+    if (labels === undefined || labels.length === 0) {
+      throw new ConfigError(`postprocessor ${SEAHELM_ANSWER_TAG_ID}: mode "labels" needs labels (option labels or the task's labels)`, {
+        keyPath: ["labels"],
+        expected: "a non-empty list of strings",
+      });
+    }
+    const alternation = orderLabels(labels).map(escapeRegex).join("|");
+    return compile(`${tag}[${PY_WS_CLASS_BODY}\\*]*(${alternation})+`, flags, o);
+  }
+  if (o.mode === "line") return compile(`${tag}[${PY_WS_CLASS_BODY}\`*]*(${PY_DOT}*)`, flags, o);
+  return compile(`(?<=${tag})([\\s\\S]*)(?=</)`, flags, o);
+}
+
+/** Python `strip()`, then (by default) `$` off both ends and `strip()` again. */
+export function cleanAnswer(s: string, stripDollar = true): string {
+  const t = pyStrip(s);
+  return stripDollar ? pyStrip(pyStrip(t, "$")) : t;
+}
+
+/** Extracts the answer; with no match the whole response is used (upstream fallback), cleaned the same way. */
+export function extractAnswer(text: string, o: AnswerTagOptions, taskLabels?: readonly string[]): string {
+  const re = buildAnswerTagRegex(o, taskLabels);
+  const m = re === null ? null : re.exec(text);
+  const picked = m === null ? text : (m[1] ?? "");
+  return cleanAnswer(picked, o.stripDollar ?? true);
+}
+
+/** The `seahelm-answer-tag` postprocessor. Compiled regexes are cached per options and label set. */
+export function createSeahelmAnswerTagPostprocessor(): PostprocessorV1 {
+  const cache = new Map<string, RegExp | null>();
+  return {
+    specVersion: "v1",
+    id: SEAHELM_ANSWER_TAG_ID,
+    process(text, options = {}, ctx) {
+      const input = checkText(SEAHELM_ANSWER_TAG_ID, text);
+      const o = parseOptions(options, ctx);
+      const key = JSON.stringify([o, o.labels === undefined ? ctx?.task?.labels : null]);
+      let re = cache.get(key);
+      if (re === undefined) {
+        re = buildAnswerTagRegex(o, ctx?.task?.labels);
+        if (cache.size > 256) cache.clear();
+        cache.set(key, re);
+      }
+      const m = re === null ? null : re.exec(input);
+      return cleanAnswer(m === null ? input : (m[1] ?? ""), o.stripDollar ?? true);
+    },
+  };
+}
