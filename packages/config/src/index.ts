@@ -1,1 +1,21 @@
+import type { PromptBuilderV1 } from "@yardstick/core";
+import { createSeahelmChatPromptBuilder } from "./seahelm-chat-prompt.js";
+
+export * from "./find-configs.js";
+export * from "./interpolate.js";
 export * from "./load-seahelm.js";
+export * from "./metric-mapping.js";
+export * from "./python-format.js";
+export * from "./python-str.js";
+export * from "./resolve-data-path.js";
+export * from "./seahelm-chat-prompt.js";
+export * from "./seahelm-constants.js";
+export * from "./seahelm-schema.js";
+export * from "./select-suite.js";
+export * from "./to-task-specs.js";
+export * from "./validate.js";
+
+/** Prompt builders of this package, by id. */
+export const builtinPromptBuilders: Record<string, PromptBuilderV1> = {
+  "seahelm-chat": createSeahelmChatPromptBuilder(),
+};

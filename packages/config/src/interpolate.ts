@@ -163,7 +163,7 @@ export function createResolver(root: Record<string, unknown>, locate: (path: Key
     // Nested references inside the body are rendered to text first: `${a.${b}}`.
     let body = "";
     for (const part of seg.body) body += part.kind === "text" ? part.text : pyStr(resolveRef(part, from));
-    if (/^[\w.-]+:/.test(body.trim())) fail(`interpolation ${seg.source}: resolvers are not supported`, from, "a key path reference such as $\{task.key\}");
+    if (/^[\w.-]+:/.test(body.trim())) fail(`interpolation ${seg.source}: resolvers are not supported`, from, "a task.key reference");
     let target: KeyPath;
     try {
       target = parseRefPath(body, from);

@@ -1,0 +1,54 @@
+/**
+ * SEA-HELM `metric_class` → yardstick metric id, and how the answer is cut out of the response
+ * before scoring (the `seahelm-answer-tag` postprocessor's mode).
+ */
+
+const METRIC_IDS: Record<string, string> = {
+  F1AccMetric: "seahelm-f1acc",
+  SuperGPQAMetric: "seahelm-f1acc",
+  QuestionAnsweringMetric: "seahelm-qa",
+  TranslationMetric: "seahelm-translation",
+  SummarizationMetric: "seahelm-summarization",
+  LogProbMetric: "seahelm-logprob",
+  MinimalPairsMetric: "seahelm-minimal-pairs",
+  PragmaticReasoningMetric: "seahelm-pragmatic",
+  IFEvalMetric: "ifeval",
+  BBHExactMatch: "seahelm-bbh-exact-match",
+  MathMetric: "seahelm-math",
+  NIAH: "seahelm-niah",
+  NIAHMetric: "seahelm-niah",
+  Cwe: "seahelm-cwe",
+  CweMetric: "seahelm-cwe",
+};
+
+/** The metric id for a class; unknown classes become `seahelm:<ClassName>` (the runner reports them as missing). */
+export function metricIdForClass(metricClass: string): string {
+  return METRIC_IDS[metricClass] ?? `seahelm:${metricClass}`;
+}
+
+export type AnswerTagMode = "labels" | "line" | "until-close-tag" | "none";
+
+/** Classes whose answer is one of the gold labels (regex alternation built from the label set). */
+const LABEL_CLASSES = new Set([
+  "F1AccMetric",
+  "SuperGPQAMetric",
+  "MinimalPairsMetric",
+  "PragmaticReasoningMetric",
+  // The logprob twins score the same label sets; kept as generate tasks they extract like F1Acc.
+  "LogProbMetric",
+  "MinimalPairsLogProbMetric",
+  "PragmaticReasoningLogProbMetric",
+]);
+
+const CLOSE_TAG_CLASSES = new Set(["NIAH", "NIAHMetric", "Cwe", "CweMetric"]);
+
+/** Classes that score the whole response (math-verify parses the full text; IFEval checks it all). */
+const WHOLE_RESPONSE_CLASSES = new Set(["MathMetric", "IFEvalMetric"]);
+
+export function answerTagMode(metricClass: string, tag: string | null): AnswerTagMode {
+  if (tag === null || tag === "") return "none";
+  if (LABEL_CLASSES.has(metricClass)) return "labels";
+  if (CLOSE_TAG_CLASSES.has(metricClass)) return "until-close-tag";
+  if (WHOLE_RESPONSE_CLASSES.has(metricClass)) return "none";
+  return "line";
+}

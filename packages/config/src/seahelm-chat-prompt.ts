@@ -1,0 +1,150 @@
+/**
+ * The `seahelm-chat` prompt builder: SEA-HELM's conversation layout.
+ *
+ *   per few-shot example: user = task_template.format(**ex.prompts[0], answer_tag=tag)
+ *                         assistant = answer_template.format(**ex, **ex.prompts[0], answer_tag=tag)
+ *   then: user = task_template.format(**row.prompts[turn-1])          (no answer_tag)
+ *   first message of the block = (preamble.format(answer_tag=tag) + "\n\n" + it).strip()
+ *
+ * Turn t > 1 replays turns 1..t-1, each followed by its response as an assistant message, then
+ * appends a new block built the same way (so the preamble is prepended again, and, as upstream does,
+ * the few-shot examples are repeated unless `fewshotOnEveryTurn: false`). No system message.
+ * `baseModel: true` returns one string: the stripped contents joined by "\n\n" plus a trailing "\n\n"
+ * (chat_templates/base_model.jinja with add_generation_prompt).
+ */
+import {
+  type ChatMessage,
+  ConfigError,
+  type ContentPart,
+  DataLoadError,
+  type PromptBuilderV1,
+  type PromptBuildInput,
+  type Sample,
+} from "@yardstick/core";
+import { z } from "zod";
+import { pyFormat } from "./python-format.js";
+import { pyStrip } from "./python-str.js";
+
+export const seahelmChatOptionsSchema = z.object({
+  preamble: z.string(),
+  taskTemplate: z.string(),
+  answerTemplate: z.string().nullable().optional(),
+  /** null renders as "None", exactly like Python. */
+  answerTag: z.string().nullable().optional(),
+  baseModel: z.boolean().optional(),
+  /** Upstream re-inserts the few-shot examples at every turn; set false to put them only before turn 1. */
+  fewshotOnEveryTurn: z.boolean().optional(),
+  /** Let `{a.b}` read dict keys (Python raises AttributeError). */
+  lenientAttributes: z.boolean().optional(),
+});
+
+export type SeahelmChatOptions = z.output<typeof seahelmChatOptionsSchema>;
+
+function parseOptions(options: Record<string, unknown>): SeahelmChatOptions {
+  const parsed = seahelmChatOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`seahelm-chat options: ${issue.message}`, { keyPath: ["prompt", "options", ...issue.path.map(String)] });
+  }
+  return parsed.data;
+}
+
+/** Python `f(**a, **b, k=v)`: the same keyword twice is a TypeError. */
+function mergeKwargs(template: string, ...parts: Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const [k, v] of Object.entries(part)) {
+      if (Object.hasOwn(out, k)) {
+        throw new ConfigError(`format() got multiple values for keyword argument '${k}' in template ${JSON.stringify(template.slice(0, 80))}`);
+      }
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function turnPrompt(sample: Sample, turn: number): Record<string, unknown> {
+  const values = sample.prompts[turn - 1];
+  if (!values) {
+    throw new DataLoadError(`sample ${sample.id} has ${sample.prompts.length} prompt turn(s); turn ${turn} was requested`);
+  }
+  return values;
+}
+
+/** The row as `**ex` sees it: all columns, with a list label reduced to its first item (upstream does this for examples). */
+function exampleColumns(ex: Sample): Record<string, unknown> {
+  const cols: Record<string, unknown> = { ...ex.raw };
+  const label = ex.label !== undefined ? ex.label : cols.label;
+  if (label !== undefined) cols.label = Array.isArray(label) ? label[0] : label;
+  return cols;
+}
+
+function block(input: PromptBuildInput, opts: SeahelmChatOptions, turn: number, withExamples: boolean): ChatMessage[] {
+  const tag = opts.answerTag ?? null;
+  const fmt = { lenientAttributes: opts.lenientAttributes ?? false };
+  const contents: { role: "user" | "assistant"; text: string }[] = [];
+  if (withExamples) {
+    for (const ex of input.examples) {
+      const first = turnPrompt(ex, 1);
+      contents.push({ role: "user", text: pyFormat(opts.taskTemplate, mergeKwargs(opts.taskTemplate, first, { answer_tag: tag }), [], fmt) });
+      const answerTemplate = opts.answerTemplate;
+      if (answerTemplate === null || answerTemplate === undefined) {
+        throw new ConfigError("few-shot examples need an answer_template, but it is null", {
+          keyPath: ["prompt_template", "answer_template"],
+        });
+      }
+      const kwargs = mergeKwargs(answerTemplate, exampleColumns(ex), first, { answer_tag: tag });
+      contents.push({ role: "assistant", text: pyFormat(answerTemplate, kwargs, [], fmt) });
+    }
+  }
+  contents.push({ role: "user", text: pyFormat(opts.taskTemplate, turnPrompt(input.sample, turn), [], fmt) });
+  const head = contents[0]!;
+  head.text = pyStrip(`${pyFormat(opts.preamble, { answer_tag: tag }, [], fmt)}\n\n${head.text}`);
+  return contents.map((c) => ({ role: c.role, content: c.text }));
+}
+
+/** Data-URI or URL images of a row (`image` or `images`), as the dataloader left them in `raw`. */
+export function rowImages(sample: Sample): string[] {
+  const raw = sample.raw;
+  const list: unknown[] = [];
+  if (raw.image !== undefined && raw.image !== null) list.push(raw.image);
+  if (Array.isArray(raw.images)) list.push(...raw.images);
+  else if (raw.images !== undefined && raw.images !== null) list.push(raw.images);
+  return list.map((v, i) => {
+    if (typeof v !== "string" || !/^(data:|https?:\/\/)/.test(v)) {
+      throw new DataLoadError(`sample ${sample.id}: image ${i} is not a data URI or http(s) URL`);
+    }
+    return v;
+  });
+}
+
+export function buildSeahelmChat(input: PromptBuildInput, options: Record<string, unknown>): ChatMessage[] | string {
+  const opts = parseOptions(options);
+  const { turn } = input;
+  if (!Number.isInteger(turn) || turn < 1) throw new ConfigError(`turn must be a positive integer, got ${turn}`);
+  if (input.previousResponses.length < turn - 1) {
+    throw new ConfigError(`turn ${turn} needs ${turn - 1} previous response(s), got ${input.previousResponses.length}`);
+  }
+  const everyTurn = opts.fewshotOnEveryTurn ?? true;
+  const messages: ChatMessage[] = [];
+  for (let t = 1; t <= turn; t++) {
+    if (t > 1) messages.push({ role: "assistant", content: input.previousResponses[t - 2]! });
+    messages.push(...block(input, opts, t, t === 1 || everyTurn));
+  }
+  const images = rowImages(input.sample);
+  if (opts.baseModel) {
+    if (images.length > 0) throw new ConfigError(`sample ${input.sample.id} has images, which a base-model text prompt cannot carry`);
+    return `${messages.map((m) => pyStrip(m.content as string)).join("\n\n")}\n\n`;
+  }
+  if (images.length > 0) {
+    const last = messages[messages.length - 1]!;
+    const parts: ContentPart[] = images.map((url) => ({ type: "image_url", image_url: { url } }));
+    parts.push({ type: "text", text: last.content as string });
+    last.content = parts;
+  }
+  return messages;
+}
+
+export function createSeahelmChatPromptBuilder(): PromptBuilderV1 {
+  return { specVersion: "v1", id: "seahelm-chat", build: buildSeahelmChat };
+}

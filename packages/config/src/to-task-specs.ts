@@ -1,0 +1,213 @@
+/**
+ * Translates loaded SEA-HELM tasks into yardstick TaskSpecs: one per (task, language).
+ */
+import { ConfigError, type PluginRef, type TaskSpec } from "@yardstick/core";
+import type { LoadedConfigs, LoadedTask } from "./load-seahelm.js";
+import { answerTagMode, metricIdForClass } from "./metric-mapping.js";
+import { dataRefFor } from "./resolve-data-path.js";
+import type { SeaHelmConstants, SeaHelmLanguageConfig, SeaHelmTask } from "./seahelm-schema.js";
+
+export interface ToTaskSpecsOptions {
+  /** Only these languages (default: all the task defines). */
+  languages?: string[];
+  /** Only these task keys or aggregation groups (a group selects all its member tasks). */
+  tasks?: string[];
+  /** "base" uses the base few-shot count, the completions endpoint and a single-string prompt. Default "instruct". */
+  modelKind?: "instruct" | "base";
+  /** Values of `constants.yaml` (few-shot defaults, stop tokens, skip lists). */
+  constants?: SeaHelmConstants;
+}
+
+/** Keys turned into TaskSpec fields; everything else at task level is kept in `extra`. */
+const CONSUMED_KEYS = new Set([
+  "name",
+  "competency",
+  "aggregation_group",
+  "metric",
+  "metric_class",
+  "dataloader_class",
+  "languages",
+  "fewshot_num_examples",
+  "use_logprobs",
+  "yardstick",
+]);
+
+const METRIC_SWITCHES = ["use_metricx_metric", "use_chrf_metric", "use_rougeL_metric", "null_label"];
+
+export function toTaskSpecs(loaded: LoadedConfigs, options: ToTaskSpecsOptions = {}): TaskSpec[] {
+  const modelKind = options.modelKind ?? "instruct";
+  const selected = selectTasks(loaded, options.tasks);
+  const skip = new Set(
+    (modelKind === "base" ? options.constants?.base_models_skip_tasks : options.constants?.instruct_models_skip_tasks) ?? [],
+  );
+  const specs: TaskSpec[] = [];
+  for (const task of selected) {
+    if (skip.has(task.key)) continue;
+    for (const [language, langConfig] of Object.entries(task.config.languages)) {
+      if (options.languages && !options.languages.includes(language)) continue;
+      specs.push(buildSpec(task, language, langConfig, modelKind, options.constants));
+    }
+  }
+  return specs;
+}
+
+function selectTasks(loaded: LoadedConfigs, wanted: string[] | undefined): LoadedTask[] {
+  const all = [...loaded.tasks.values()];
+  if (!wanted) return all;
+  const out: LoadedTask[] = [];
+  for (const name of wanted) {
+    const direct = loaded.tasks.get(name);
+    const members = direct ? [direct] : all.filter((t) => t.config.aggregation_group === name);
+    if (members.length === 0) {
+      throw new ConfigError(`unknown task or aggregation group "${name}"`, {
+        expected: `one of ${[...loaded.tasks.keys()].slice(0, 20).join(", ")}${loaded.tasks.size > 20 ? ", ..." : ""}`,
+      });
+    }
+    for (const t of members) if (!out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+function fewshotFor(
+  config: SeaHelmTask,
+  modelKind: "instruct" | "base",
+  constants: SeaHelmConstants | undefined,
+  notes: string[],
+): number {
+  const given = config.fewshot_num_examples;
+  if (!given) {
+    return modelKind === "base" ? (constants?.base_num_in_context_examples ?? 5) : (constants?.instruct_num_in_context_examples ?? 0);
+  }
+  if (modelKind === "instruct") return given.instruct;
+  if (given.base === null || given.base === undefined) {
+    // Upstream compares None > 0 and crashes; we run the task zero-shot instead.
+    notes.push("fewshot_num_examples.base is null (upstream fails for base models); using 0");
+    return 0;
+  }
+  return given.base;
+}
+
+function buildSpec(
+  task: LoadedTask,
+  language: string,
+  lang: SeaHelmLanguageConfig,
+  modelKind: "instruct" | "base",
+  constants: SeaHelmConstants | undefined,
+): TaskSpec {
+  const config = task.config;
+  const notes: string[] = [];
+  const template = lang.prompt_template;
+  const tag = template.answer_tag;
+
+  const localOptions = labelFieldOptions(config.dataloader_class);
+  let data: PluginRef;
+  let dataMissing = false;
+  if (lang.filepath === null) {
+    // Generated on the fly upstream (NIAH/CWE); no yardstick dataloader exists for it yet.
+    data = { id: `seahelm:${config.dataloader_class ?? "generated"}`, options: { language, ...syntheticParams(config) } };
+  } else {
+    const r = dataRefFor(lang.filepath, task.file, language, "eval", localOptions);
+    data = r.ref;
+    dataMissing = r.missing === true;
+  }
+  let examples: PluginRef | undefined;
+  if (lang.example_filepath) examples = dataRefFor(lang.example_filepath, task.file, language, "examples", localOptions).ref;
+
+  let fewshot = fewshotFor(config, modelKind, constants, notes);
+  if (fewshot > 0 && !examples) {
+    // Upstream logs a warning and falls back to zero-shot when there is no example file.
+    notes.push(`no example_filepath: running 0-shot instead of ${fewshot}-shot`);
+    fewshot = 0;
+  }
+
+  const metricClass = config.metric_class;
+  const metricOptions: Record<string, unknown> = {};
+  for (const key of METRIC_SWITCHES) if (config[key] !== undefined) metricOptions[key] = config[key];
+  let metrics: PluginRef[] = [{ id: metricIdForClass(metricClass), options: metricOptions }];
+  const mode = answerTagMode(metricClass, tag);
+  let postprocessors: PluginRef[] = [{ id: "seahelm-answer-tag", options: { tag: tag ?? "", mode } }];
+  let mainScore = config.metric;
+  let labels: string[] | undefined;
+
+  const ext = config.yardstick;
+  if (ext) {
+    metrics = ext.metrics;
+    if (ext.postprocessors) postprocessors = ext.postprocessors;
+    if (ext.mainScore) mainScore = ext.mainScore;
+    if (ext.labels) labels = ext.labels;
+  }
+
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) if (!CONSUMED_KEYS.has(k)) extra[k] = v;
+  extra.displayName = config.name;
+  extra.metricClass = metricClass;
+  if (config.dataloader_class !== undefined) extra.dataloaderClass = config.dataloader_class;
+  extra.useLogprobs = config.use_logprobs === true;
+  if (lang.filepath !== null) extra.filepath = lang.filepath;
+  if (dataMissing) extra.dataMissing = true;
+  if (notes.length > 0) extra.notes = notes;
+
+  const base = modelKind === "base";
+  const spec: TaskSpec = {
+    key: `${task.key}/${language}`,
+    name: task.key,
+    language,
+    competency: config.competency,
+    source: { file: task.file, dialect: "seahelm" },
+    data,
+    fewshot,
+    prompt: {
+      id: "seahelm-chat",
+      options: {
+        preamble: template.preamble,
+        taskTemplate: template.task_template,
+        answerTemplate: template.answer_template,
+        answerTag: tag,
+        ...(base ? { baseModel: true } : {}),
+      },
+    },
+    mode: "generate",
+    endpoint: base ? "completion" : "chat",
+    generation: {
+      maxTokens: lang.max_tokens,
+      ...(base ? { stop: constants?.few_shot_stop_tokens ?? ["\n\n"] } : {}),
+    },
+    postprocessors,
+    metrics,
+    mainScore,
+    errorResponses: "replace",
+    extra,
+  };
+  if (config.aggregation_group !== undefined) spec.aggregationGroup = config.aggregation_group;
+  if (examples) spec.examples = examples;
+  if (labels) spec.labels = labels;
+  // MT-Bench style tasks have two user turns; others take the count from the rows' `prompts`.
+  if (config.competency === "multi-turn") spec.turns = 2;
+  return spec;
+}
+
+/** Safeguard dataloaders rename `prompt_label` / `response_label` to `label`. */
+function labelFieldOptions(dataloaderClass: string | undefined): Record<string, unknown> {
+  if (!dataloaderClass) return {};
+  if (/PromptDataLoader$/i.test(dataloaderClass)) return { labelField: "prompt_label" };
+  if (/ResponseDataLoader$/i.test(dataloaderClass)) return { labelField: "response_label" };
+  return {};
+}
+
+const SYNTHETIC_KEYS = [
+  "context_size",
+  "random_seed",
+  "num_samples",
+  "min_num_keys",
+  "num_queries",
+  "num_values",
+  "num_common_words",
+  "num_repeats_common_words",
+  "num_repeats_uncommon_words",
+];
+
+function syntheticParams(config: SeaHelmTask): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of SYNTHETIC_KEYS) if (config[k] !== undefined) out[k] = config[k];
+  return out;
+}
