@@ -1,4 +1,64 @@
 import type { MetricV1 } from "@yardstick/core";
+import { createSeahelmBbhExactMatchMetric } from "./bbh-exact-match.js";
+import type { SeahelmMetricSettings } from "./chrf-hook.js";
+import { createSeahelmF1AccMetric } from "./f1-acc.js";
+import { createSeahelmCweMetric, createSeahelmNiahMetric } from "./list-recall.js";
+import { createSeahelmLogprobMetric } from "./logprob.js";
+import { createSeahelmMathMetric } from "./math.js";
+import { createSeahelmMinimalPairsMetric } from "./minimal-pairs.js";
+import { createSeahelmPragmaticMetric } from "./pragmatic.js";
+import { createSeahelmQaMetric } from "./qa.js";
+import { createSeahelmSummarizationMetric } from "./summarization.js";
+import { createSeahelmTranslationMetric } from "./translation.js";
+
+export { createSeahelmBbhExactMatchMetric } from "./bbh-exact-match.js";
+export {
+  bootstrapPercentiles as seahelmBootstrapPercentiles,
+  percentileLinear as numpyPercentileLinear,
+  SEAHELM_BOOTSTRAP_SEED,
+} from "./bootstrap.js";
+export type { ChrfPlusPlus, SeahelmMetricSettings } from "./chrf-hook.js";
+export { balancedAccuracy as seahelmBalancedAccuracy, macroF1 as seahelmMacroF1 } from "./classification.js";
+export { normalizeScore } from "./common.js";
+export { createSeahelmF1AccMetric } from "./f1-acc.js";
+export {
+  aggregateLindsea,
+  aggregatePragmatics,
+  aggregatePragmaticsLogprobs,
+  type LindseaParts,
+  PRAGMATICS_PHENOMENA,
+  type PragmaticsAggregate,
+} from "./lindsea-aggregation.js";
+export { createSeahelmCweMetric, createSeahelmNiahMetric } from "./list-recall.js";
+export { createSeahelmLogprobMetric } from "./logprob.js";
+export { createSeahelmMathMetric, verifyMath as seahelmVerifyMath } from "./math.js";
+export { createSeahelmMinimalPairsMetric } from "./minimal-pairs.js";
+export { Mt19937 as NumpyMt19937 } from "./mt19937.js";
+export { normalizeLabelAnswer as seahelmNormalizeLabel, normalizeQaAnswer as seahelmNormalizeQa } from "./normalize-text.js";
+export { createSeahelmPragmaticMetric, type PhenomenonCounts } from "./pragmatic.js";
+export { createSeahelmQaMetric } from "./qa.js";
+export { rougeL as seahelmRougeL } from "./rouge-l.js";
+export { rougeTokens as seahelmRougeTokens } from "./rouge-tokenize.js";
+export { createSeahelmSummarizationMetric } from "./summarization.js";
+export { createSeahelmTranslationMetric, metricxScoreOf } from "./translation.js";
+
+/** All SEA-HELM metrics; pass `chrf` to enable the `useChrf` option of translation/summarization. */
+export function createSeahelmMetrics(settings: SeahelmMetricSettings = {}): Record<string, MetricV1> {
+  const metrics = [
+    createSeahelmF1AccMetric(),
+    createSeahelmQaMetric(),
+    createSeahelmTranslationMetric(settings),
+    createSeahelmSummarizationMetric(settings),
+    createSeahelmLogprobMetric(),
+    createSeahelmMinimalPairsMetric(),
+    createSeahelmPragmaticMetric(),
+    createSeahelmNiahMetric(),
+    createSeahelmCweMetric(),
+    createSeahelmBbhExactMatchMetric(),
+    createSeahelmMathMetric(),
+  ];
+  return Object.fromEntries(metrics.map((m) => [m.id, m]));
+}
 
 /** The seahelm metrics, keyed by registry id. */
-export const seahelmMetrics: Record<string, MetricV1> = {};
+export const seahelmMetrics: Record<string, MetricV1> = createSeahelmMetrics();

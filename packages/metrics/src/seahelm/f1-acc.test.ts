@@ -1,0 +1,94 @@
+import { MetricError } from "@yardstick/core";
+import { describe, expect, it } from "vitest";
+import { input } from "./__fixtures__/inputs.js";
+import { balancedAccuracy, macroF1 } from "./classification.js";
+import { createSeahelmF1AccMetric } from "./f1-acc.js";
+import { extractLabelAfterTag } from "./label-mapping.js";
+import { normalizeLabelAnswer } from "./normalize-text.js";
+
+const metric = createSeahelmF1AccMetric();
+
+describe("normalizeLabelAnswer", () => {
+  it("lowercases, strips edge punctuation/space/newline and collapses inner whitespace", () => {
+    expect(normalizeLabelAnswer("  **Positif.**\n")).toBe("positif");
+    expect(normalizeLabelAnswer("Sangat   \t Positif")).toBe("sangat positif");
+    // Inner punctuation stays; a tab at the edge is not stripped but split() removes it.
+    expect(normalizeLabelAnswer("\tit's ok!")).toBe("it's ok");
+  });
+});
+
+describe("sklearn-equivalent scores", () => {
+  it("balanced accuracy ignores predicted-only classes", () => {
+    expect(balancedAccuracy(["a", "a", "b"], ["a", "null", "null"])).toBeCloseTo((0.5 + 0) / 2, 12);
+  });
+  it("macro F1 default label set includes predicted classes", () => {
+    // a: tp1 fp0 fn1 → 2/3; null: tp0 fp1 → 0.
+    expect(macroF1(["a", "a"], ["a", "null"])).toBeCloseTo((2 / 3 + 0) / 2, 12);
+    expect(macroF1(["a", "a"], ["a", "null"], ["a"])).toBeCloseTo(2 / 3, 12);
+  });
+});
+
+describe("seahelm-f1acc", () => {
+  const inputs = [
+    input("1", "positive.", "Positive"),
+    input("2", "Negative", "Positive"),
+    input("3", "  NEGATIVE ", "Negative"),
+    input("4", "I think negative", "Negative"),
+    input("5", "Neutral", "Neutral"),
+    input("6", "Positive", "Neutral"),
+  ];
+
+  it("computes the upstream score block (hand-computed)", async () => {
+    const r = await metric.compute(inputs, {});
+    // Recall 1/2 per class → balanced accuracy 0.5; chance 1/3 → (0.5 − 1/3)/(2/3) = 0.25.
+    expect(r.scores.accuracy).toBeCloseTo(50, 10);
+    expect(r.scores.normalized_accuracy).toBeCloseTo(25, 10);
+    // Per-class F1: Positive 1/2, Negative 1/2, Neutral 2/3, null 0.
+    expect(r.scores.macro_f1).toBeCloseTo((100 * (0.5 + 0.5 + 2 / 3 + 0)) / 4, 10);
+    expect(r.scores.null_weighted_f1).toBeCloseTo(((100 * (0.5 + 0.5 + 2 / 3)) / 3) * (1 - 1 / 6), 10);
+    expect(r.scores.null_count).toBe(1);
+    expect(r.perSample.map((s) => s.scores.normalized_accuracy)).toEqual([1, 0, 1, 0, 1, 0]);
+  });
+
+  it("scores all-null predictions as zero", async () => {
+    const r = await metric.compute([input("a", "dunno", "A"), input("b", "", "B")], {});
+    expect(r.scores).toEqual({ accuracy: 0, macro_f1: 0, null_weighted_f1: 0, normalized_accuracy: 0, null_count: 2 });
+  });
+
+  it("a single class gives normalized accuracy 0 (chance = 1 = max)", async () => {
+    const r = await metric.compute([input("a", "A", "A"), input("b", "x", "A")], {});
+    expect(r.scores.accuracy).toBeCloseTo(50, 10);
+    expect(r.scores.normalized_accuracy).toBe(0);
+  });
+
+  it("option labels sets the chance level and the mapping", async () => {
+    const r = await metric.compute([input("a", "A", "A"), input("b", "C", "B")], { labels: ["A", "B", "C", "D"] });
+    // "C" is a label now (not null): recall A 1, B 0 → 0.5; chance 1/4 → (0.5 − 0.25)/0.75.
+    expect(r.scores.null_count).toBe(0);
+    expect(r.scores.normalized_accuracy).toBeCloseTo((100 * 0.25) / 0.75, 10);
+  });
+
+  it("matches labels by normalised form unless upstreamLabelKeys is set", async () => {
+    const inputs2 = [input("a", "(A)", "(A)"), input("b", "(B)", "(B)")];
+    expect((await metric.compute(inputs2, {})).scores.accuracy).toBe(100);
+    // Upstream keys "(a)" but looks up the normalised "a": never matches.
+    expect((await metric.compute(inputs2, { upstreamLabelKeys: true })).scores.null_count).toBe(2);
+  });
+
+  it("re-extracts from the raw response with answerTag like upstream's label regex", async () => {
+    const raw = "Reasoning… Jawaban: **Positif**. Karena kalimatnya senang.";
+    expect(extractLabelAfterTag(raw, "Jawaban:", ["Positif", "Negatif"])).toBe("Positif");
+    const r = await metric.compute(
+      [input("a", "**Positif**. Karena kalimatnya senang.", "Positif", { rawResponse: raw }), input("b", "Negatif", "Negatif")],
+      { answerTag: "Jawaban:" },
+    );
+    expect(r.scores.accuracy).toBe(100);
+  });
+
+  it("rejects bad input with a MetricError naming metric and sample", async () => {
+    await expect(async () => metric.compute([input("s7", 3, "A")], {})).rejects.toThrow(/seahelm-f1acc \(sample s7\)/);
+    await expect(async () => metric.compute([input("s8", "A", { x: 1 })], {})).rejects.toBeInstanceOf(MetricError);
+    await expect(async () => metric.compute([], {})).rejects.toThrow(/no samples/);
+    await expect(async () => metric.compute([input("a", "A", "A")], { labels: [] })).rejects.toThrow(/labels/);
+  });
+});

@@ -1,0 +1,66 @@
+import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
+import { MetricError } from "@yardstick/core";
+import { describe, mean, requireSamples } from "./common.js";
+
+export const LOGPROB_ID = "seahelm-logprob";
+
+/**
+ * A sample's cumulative log-probability of the gold continuation: a number, a numeric string, or
+ * null/undefined/"" for a missing value (counted as probability 0). NaN and non-numeric strings are
+ * rejected rather than silently treated as missing.
+ */
+export function cumulativeLogprobOf(input: MetricInput): number | null {
+  const v = input.prediction;
+  if (v === null || v === undefined || v === "") return null;
+  const x = typeof v === "string" ? Number(v.trim()) : v;
+  if (typeof x !== "number" || Number.isNaN(x) || x === Number.POSITIVE_INFINITY) {
+    throw new MetricError(`prediction must be a cumulative log-probability (number ≤ 0) or null, got ${describe(v)}`, {
+      metricId: LOGPROB_ID,
+      sampleId: input.sampleId,
+    });
+  }
+  return x;
+}
+
+function stderr(values: readonly number[]): number {
+  if (values.length <= 1) return 0;
+  const m = mean(values);
+  let ss = 0;
+  for (const v of values) ss += (v - m) ** 2;
+  return Math.sqrt(ss / (values.length - 1) / values.length);
+}
+
+/** Per-sample 100·exp(logprob), missing values as 0, plus upstream's summary statistics. */
+export function logprobSummary(values: readonly (number | null)[]): { scores: Record<string, number>; probabilities: number[] } {
+  const valid = values.filter((v): v is number => v !== null);
+  const probabilities = values.map((v) => (v === null ? 0 : 100 * Math.exp(v)));
+  const enough = valid.length > 1;
+  return {
+    scores: {
+      null_count: values.length - valid.length,
+      // Upstream reports 0 for the log-prob mean and its stderr when fewer than 2 values are valid.
+      average_cumulative_logprobs: enough ? mean(valid) : 0,
+      clt_se_cumulative_logprobs: enough ? stderr(valid) : 0,
+      average_cumulative_probabilities: mean(probabilities),
+      clt_se_cumulative_probabilities: stderr(probabilities),
+    },
+    probabilities,
+  };
+}
+
+/** SEA-HELM's LogProbMetric: mean of 100·exp(cumulative log-probability of the gold answer). */
+export function createSeahelmLogprobMetric(): MetricV1 {
+  return {
+    specVersion: "v1",
+    id: LOGPROB_ID,
+    description: "SEA-HELM *-logprobs tasks: mean probability (×100) of the gold continuation",
+    compute(inputs: readonly MetricInput[], _options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
+      requireSamples(LOGPROB_ID, inputs);
+      const { scores, probabilities } = logprobSummary(inputs.map(cumulativeLogprobOf));
+      return {
+        scores,
+        perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { probabilities_accuracy: probabilities[i]! } })),
+      };
+    },
+  };
+}
