@@ -1,1 +1,12 @@
-export {};
+import type { DataloaderV1 } from "@yardstick/core";
+import { createSeahelmLocalDataloader } from "./seahelm-local.js";
+
+export * from "./images.js";
+export * from "./read-rows.js";
+export * from "./seahelm-local.js";
+export * from "./seahelm-row.js";
+
+/** Dataloaders of this package, by id. (`seahelm-huggingface` is not implemented yet.) */
+export const builtinDataloaders: Record<string, DataloaderV1> = {
+  "seahelm-local": createSeahelmLocalDataloader(),
+};
