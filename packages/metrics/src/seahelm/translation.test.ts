@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { input } from "./__fixtures__/inputs.js";
+import { createSeahelmTranslationMetric } from "./translation.js";
+
+const metric = createSeahelmTranslationMetric();
+
+describe("seahelm-translation", () => {
+  it("normalises MetricX scores: 100 × max((25 − x)/25, 0), averaged", async () => {
+    const r = await metric.compute(
+      [
+        input("1", "Saya makan nasi.", "Saya makan nasi.", { metadata: { judgeScores: { metricx: 0 } } }),
+        input("2", "Dia pergi.", "Dia sudah pergi.", { metadata: { judgeScores: { metricx: 5 } } }),
+        input("3", "", "Mereka datang.", { raw: { metricx_score: 25 } }),
+        input("4", "x", "y", { raw: { metricx_score: 30 } }),
+      ],
+      {},
+    );
+    // Per sample: 100, 80, 0, 0 (floored).
+    expect(r.perSample.map((s) => s.scores.normalized_metricx_wmt24_scores)).toEqual([100, 80, 0, 0]);
+    expect(r.scores.normalized_metricx_wmt24_scores).toBe(45);
+    expect(r.scores.metricx_wmt24_scores).toBe(15);
+    expect(r.scores.null_count).toBe(1);
+  });
+
+  it("has no upper clamp (a score below 0 exceeds 100, as upstream)", async () => {
+    const r = await metric.compute([input("1", "a", "a", { raw: { metricx_score: -2.5 } })], {});
+    expect(r.scores.normalized_metricx_wmt24_scores).toBeCloseTo(110, 10);
+  });
+
+  it("honours custom score locations", async () => {
+    const r = await metric.compute(
+      [input("1", "a", "a", { metadata: { judgeScores: { mx24: 12.5 } }, raw: { metricx_score: 0 } })],
+      { judgeScoreKey: "mx24" },
+    );
+    expect(r.scores.normalized_metricx_wmt24_scores).toBe(50);
+  });
+
+  it("errors when a MetricX score is missing or NaN, naming the sample", async () => {
+    await expect(async () => metric.compute([input("t1", "a", "a")], {})).rejects.toThrow(
+      /seahelm-translation \(sample t1\).*sample\.raw\.metricx_score/,
+    );
+    await expect(async () => metric.compute([input("t2", "a", "a", { raw: { metricx_score: Number.NaN } })], {})).rejects.toThrow(
+      /got NaN/,
+    );
+  });
+
+  it("chrF++ only through an injected implementation", async () => {
+    const inputs = [input("1", "ab", "ab"), input("2", "cd", "ce")];
+    await expect(async () => metric.compute(inputs, { useMetricx: false, useChrf: true })).rejects.toThrow(/chrF\+\+/);
+    const seen: string[][] = [];
+    const withChrf = createSeahelmTranslationMetric({
+      chrf: (h, r) => {
+        seen.push([...h], [...r]);
+        return 42.5;
+      },
+    });
+    const r = await withChrf.compute(inputs, { useMetricx: false, useChrf: true });
+    expect(seen).toEqual([
+      ["ab", "cd"],
+      ["ab", "ce"],
+    ]);
+    expect(r.scores).toEqual({ chrf_score: 42.5, normalized_chrf_score: 42.5, null_count: 0 });
+  });
+});
