@@ -29,4 +29,5 @@ export { benjaminiHochberg, holmBonferroni } from "./p-adjust.js";
 export { type PairedBootstrapResult, pairedBootstrap } from "./paired-bootstrap.js";
 export { createRng, createSplitMix64, hashString32, type Rng, seedState } from "./prng.js";
 export { binomialHalfCdf, chiSquareSurvival, gammaQ, lnGamma } from "./special-functions.js";
+export { runItemsFromSampleScores, summarizePerSample } from "./sample-scores.js";
 export { type ScoreSummary, summarize } from "./summarize.js";
