@@ -50,7 +50,9 @@ describe("bootstrapPercentiles (rouge_score BootstrapAggregator, seed 4156)", ()
       [0.78, 0.4, 0.706],
     ];
     [r.low, r.mid, r.high].forEach((row, i) => {
-      row.forEach((v, j) => expect(v).toBeCloseTo(expected[i]![j]!, 12));
+      row.forEach((v, j) => {
+        expect(v).toBeCloseTo(expected[i]![j]!, 12);
+      });
     });
   });
 

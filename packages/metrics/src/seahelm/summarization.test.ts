@@ -66,7 +66,9 @@ describe("seahelm-summarization", () => {
     expect(r.scores.rougel_f1).toBeCloseTo(100 * 0.45346320346320346, 10);
     expect(r.scores.null_count).toBe(1);
     const expected = [(100 * 10) / 11, (100 * 4) / 7, 0, 100 / 3];
-    r.perSample.forEach((s, i) => expect(s.scores.normalized_rougel_f1).toBeCloseTo(expected[i]!, 10));
+    r.perSample.forEach((s, i) => {
+      expect(s.scores.normalized_rougel_f1).toBeCloseTo(expected[i]!, 10);
+    });
   });
 
   it("useChrf needs an injected chrF++ and reports it unnormalised", async () => {
