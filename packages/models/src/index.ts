@@ -1,1 +1,24 @@
-export {};
+export {
+  type AdaptiveLimiter,
+  type AdaptiveLimiterSettings,
+  createAdaptiveLimiter,
+  type LimiterOutcome,
+  type LimiterTicket,
+} from "./adaptive-limiter.js";
+export { builtinModelFactories, type ModelFactory } from "./builtin-factories.js";
+export { scoreContinuation } from "./loglikelihood.js";
+export {
+  createMajorityBaseline,
+  type MajorityBaselineSettings,
+  majorityBaselineSettingsSchema,
+  majorityLabel,
+} from "./majority-baseline.js";
+export { ModelCallError } from "./model-call-error.js";
+export { type ModelProviderId, type ModelSpec, parseModelSpec } from "./model-spec.js";
+export { createOpenAICompatible, type OpenAICompatibleProvider } from "./openai-compatible.js";
+export {
+  type OpenAICompatibleSettings,
+  openAICompatibleSettingsSchema,
+} from "./openai-settings.js";
+export { createRandomBaseline, type RandomBaselineSettings, randomBaselineSettingsSchema } from "./random-baseline.js";
+export { backoffDelay, isRetryableStatus, parseRetryAfter } from "./retry-policy.js";

@@ -13,6 +13,8 @@ export interface DevServerRequest {
   messages?: DevChatMessage[];
   /** Completion requests: the prompt as sent. */
   prompt?: string;
+  /** The request's HTTP headers (lower-case names), e.g. to check what a client authenticates with. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Text of the last user message (its text parts joined by "\n"), or the completion prompt. */
   lastUserText: string;
 }

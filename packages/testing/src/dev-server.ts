@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chatPromptTokens, lastUserText, shapeAnswer, stopList } from "./dev-server-answers.js";
 import {
@@ -54,7 +54,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     if (path === CHAT_PATH || path === COMPLETIONS_PATH) {
       if (req.method !== "POST") return sendError(res, 405, `${req.method} not allowed on ${path}; use POST`, "invalid_request_error");
       readBody(req, res, (body) => {
-        void answerPost(path === CHAT_PATH ? "chat" : "completion", body, res).catch((error: unknown) => {
+        void answerPost(path === CHAT_PATH ? "chat" : "completion", body, req.headers, res).catch((error: unknown) => {
           if (!res.headersSent) sendError(res, 500, `dev server policy failed: ${(error as Error).message}`, "server_error");
           else res.destroy();
         });
@@ -73,7 +73,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   });
   server.keepAliveTimeout = 30_000;
 
-  async function answerPost(endpoint: "chat" | "completion", raw: Buffer, res: ServerResponse): Promise<void> {
+  async function answerPost(
+    endpoint: "chat" | "completion",
+    raw: Buffer,
+    headers: IncomingHttpHeaders,
+    res: ServerResponse,
+  ): Promise<void> {
     let json: unknown;
     try {
       json = JSON.parse(raw.toString("utf8"));
@@ -97,8 +102,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     if (fault !== null) return injectFault(fault, res);
 
     const id = nextId++;
-    if (endpoint === "chat") return answerChat(body as ChatCompletionBody, id, res);
-    return answerCompletion(body as CompletionBody, id, res);
+    if (endpoint === "chat") return answerChat(body as ChatCompletionBody, headers, id, res);
+    return answerCompletion(body as CompletionBody, headers, id, res);
   }
 
   function injectFault(fault: FaultKind, res: ServerResponse): void {
@@ -130,10 +135,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     return normaliseAnswer(await policy(request));
   }
 
-  async function answerChat(body: ChatCompletionBody, id: number, res: ServerResponse): Promise<void> {
+  async function answerChat(body: ChatCompletionBody, headers: IncomingHttpHeaders, id: number, res: ServerResponse): Promise<void> {
     const answer = await callPolicy({
       endpoint: "chat",
       body,
+      headers,
       model: body.model,
       messages: body.messages,
       lastUserText: lastUserText(body.messages),
@@ -194,8 +200,15 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     res.end("data: [DONE]\n\n");
   }
 
-  async function answerCompletion(body: CompletionBody, id: number, res: ServerResponse): Promise<void> {
-    const answer = await callPolicy({ endpoint: "completion", body, model: body.model, prompt: body.prompt, lastUserText: body.prompt });
+  async function answerCompletion(body: CompletionBody, headers: IncomingHttpHeaders, id: number, res: ServerResponse): Promise<void> {
+    const answer = await callPolicy({
+      endpoint: "completion",
+      body,
+      headers,
+      model: body.model,
+      prompt: body.prompt,
+      lastUserText: body.prompt,
+    });
     // The legacy endpoint's default max_tokens is 16.
     const shaped = shapeAnswer({ content: answer.content }, body.max_tokens ?? 16, stopList(body.stop));
     const echo = body.echo === true;

@@ -1,0 +1,128 @@
+/**
+ * An AIMD in-flight limiter. Requests take a slot with `acquire()` and give it back with `release()`,
+ * saying how they ended:
+ * - "rate-limited" (a 429) halves the limit, at most once per episode: a 429 only counts when its
+ *   request was admitted after the last decrease, so a burst of 429s from requests already in flight
+ *   at the time of the decrease does not collapse the limit to the minimum;
+ * - "success" counts towards additive growth: +1 after `increaseEvery` successes;
+ * - "other" (any other failure) changes nothing.
+ * The limit stays within [min, max]. Waiters are served first in, first out.
+ */
+export interface AdaptiveLimiterSettings {
+  min?: number;
+  max: number;
+  /** Starting limit (default `max`). */
+  initial?: number;
+  /** Successes per +1 of the limit (default 10). */
+  increaseEvery?: number;
+}
+
+export interface LimiterTicket {
+  /** The decrease epoch at admission time. */
+  readonly epoch: number;
+}
+
+export type LimiterOutcome = "success" | "rate-limited" | "other";
+
+export interface AdaptiveLimiter {
+  /** Current limit on requests in flight. */
+  readonly limit: number;
+  readonly inFlight: number;
+  readonly waiting: number;
+  /** Times the limit was halved. */
+  readonly decreases: number;
+  acquire(signal?: AbortSignal): Promise<LimiterTicket>;
+  release(ticket: LimiterTicket, outcome: LimiterOutcome): void;
+}
+
+interface Waiter {
+  resolve: (ticket: LimiterTicket) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): AdaptiveLimiter {
+  const min = Math.max(1, Math.floor(settings.min ?? 1));
+  const max = Math.max(min, Math.floor(settings.max));
+  const increaseEvery = Math.max(1, Math.floor(settings.increaseEvery ?? 10));
+  let limit = Math.min(max, Math.max(min, Math.floor(settings.initial ?? max)));
+  let inFlight = 0;
+  let epoch = 0;
+  let successes = 0;
+  let decreases = 0;
+  // A FIFO with a moving head: O(1) enqueue and dequeue without Array#shift.
+  let queue: (Waiter | undefined)[] = [];
+  let head = 0;
+
+  const admit = (): LimiterTicket => {
+    inFlight++;
+    return { epoch };
+  };
+
+  const drain = () => {
+    while (inFlight < limit && head < queue.length) {
+      const w = queue[head];
+      queue[head++] = undefined;
+      if (!w) continue;
+      if (w.onAbort) w.signal?.removeEventListener("abort", w.onAbort);
+      w.resolve(admit());
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+  };
+
+  return {
+    get limit() {
+      return limit;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    get waiting() {
+      let n = 0;
+      for (let i = head; i < queue.length; i++) if (queue[i]) n++;
+      return n;
+    },
+    get decreases() {
+      return decreases;
+    },
+    acquire(signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      while (head < queue.length && queue[head] === undefined) head++;
+      if (inFlight < limit && head === queue.length) return Promise.resolve(admit());
+      return new Promise<LimiterTicket>((resolve, reject) => {
+        const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+        const index = queue.length;
+        queue.push(waiter);
+        if (signal) {
+          waiter.onAbort = () => {
+            if (queue[index] === waiter) queue[index] = undefined;
+            reject(signal.reason);
+          };
+          signal.addEventListener("abort", waiter.onAbort, { once: true });
+        }
+        drain();
+      });
+    },
+    release(ticket, outcome) {
+      inFlight = Math.max(0, inFlight - 1);
+      if (outcome === "rate-limited") {
+        if (ticket.epoch === epoch) {
+          limit = Math.max(min, Math.floor(limit / 2));
+          epoch++;
+          decreases++;
+          successes = 0;
+        }
+      } else if (outcome === "success" && limit < max) {
+        if (++successes >= increaseEvery) {
+          limit++;
+          successes = 0;
+        }
+      }
+      drain();
+    },
+  };
+}

@@ -1,0 +1,264 @@
+import {
+  ConfigError,
+  type GenerationParams,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
+  type ModelCallContext,
+  type ModelProviderV1,
+  type ModelRequest,
+  type ModelResponse,
+} from "@yardstick/core";
+import type { z } from "zod";
+import { type AdaptiveLimiter, createAdaptiveLimiter, type LimiterOutcome } from "./adaptive-limiter.js";
+import { parseSettings } from "./config-error.js";
+import { createTransport, type Endpoint, TransportError } from "./http-transport.js";
+import { scoreContinuation } from "./loglikelihood.js";
+import { ModelCallError } from "./model-call-error.js";
+import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "./retry-policy.js";
+import { chatResponseSchema, completionResponseSchema, toChatResponse, toCompletionResponse } from "./wire-format.js";
+
+export interface OpenAICompatibleProvider extends ModelProviderV1 {
+  readonly id: "openai-compatible";
+  /** The in-flight limiter (its `limit` is the current adaptive concurrency). */
+  readonly limiter: AdaptiveLimiter;
+  /** The configured base URLs, in round-robin order. */
+  readonly baseURLs: readonly string[];
+  loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult>;
+  close(): Promise<void>;
+}
+
+/** A failed attempt, before deciding whether to try again. */
+interface Failure {
+  parsed?: false;
+  kind: "api" | "timeout" | "network" | "invalid-response";
+  message: string;
+  retryable: boolean;
+  status?: number;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+interface Parsed<T> {
+  parsed: true;
+  value: T;
+}
+
+const MAX_ERROR_TEXT = 300;
+
+/** A 2xx body: valid JSON of the expected shape, or the failure it is. */
+function parseBody<T extends z.ZodType>(text: string, schema: T): Parsed<z.output<T>> | Failure {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    // A truncated or garbled body is usually a proxy or server hiccup: worth another attempt.
+    return { kind: "invalid-response", retryable: true, message: `response is not valid JSON (${(cause as Error).message})`, cause };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { parsed: true, value: parsed.data };
+  // Valid JSON of the wrong shape will not change on a retry: a server or configuration mismatch.
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return {
+    kind: "invalid-response",
+    retryable: false,
+    message: `response does not have the expected shape (${where}${issue?.message ?? "invalid"})`,
+  };
+}
+
+/**
+ * A provider for any OpenAI-compatible server (vLLM, SGLang, llama.cpp, OpenAI, ...): chat over
+ * `/chat/completions`, completions and loglikelihood over `/completions` with echo + logprobs. Retries
+ * with backoff, honours Retry-After and adapts its concurrency to 429s (see the package README).
+ */
+export function createOpenAICompatible(settings: OpenAICompatibleSettings): OpenAICompatibleProvider {
+  const s = parseSettings(openAICompatibleSettingsSchema, settings, "openai-compatible");
+  const baseURLs = s.baseURLs ?? [s.baseURL!];
+  const transport = createTransport(baseURLs, s.maxConcurrency);
+  const limiter = createAdaptiveLimiter({
+    min: s.minConcurrency,
+    max: s.maxConcurrency,
+    increaseEvery: s.concurrencyIncreaseEvery,
+  });
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json",
+    ...s.headers,
+  };
+  if (s.apiKey !== undefined && s.apiKey !== "") headers.authorization = `Bearer ${s.apiKey}`;
+  const secrets = [s.apiKey, ...Object.values(s.headers)].filter((v): v is string => typeof v === "string" && v.length >= 4);
+  const scrub = (text: string) => secrets.reduce((t, secret) => t.split(secret).join("***"), text);
+  const who = `openai-compatible model "${s.modelId}"`;
+  let closed = false;
+
+  async function call<T extends z.ZodType>(
+    path: string,
+    body: Record<string, unknown>,
+    schema: T,
+    ctx: ModelCallContext | undefined,
+  ): Promise<{ value: z.output<T>; latencyMs: number; attempts: number; url: string }> {
+    if (closed) throw new ModelCallError(`${who}: the provider is closed`, { kind: "other", attempts: 0, retryable: false });
+    const payload = JSON.stringify(body);
+    const signal = ctx?.signal;
+    for (let attempt = 1; ; attempt++) {
+      const endpoint: Endpoint = transport.next();
+      const url = endpoint.url + path;
+      let ticket: Awaited<ReturnType<AdaptiveLimiter["acquire"]>>;
+      try {
+        ticket = await limiter.acquire(signal);
+      } catch (cause) {
+        throw aborted(url, attempt - 1, cause);
+      }
+      let outcome: LimiterOutcome = "other";
+      let result: Failure | Parsed<z.output<T>>;
+      try {
+        const reply = await transport.post(endpoint, path, payload, headers, s.timeoutMs, signal);
+        if (reply.status >= 200 && reply.status < 300) {
+          result = parseBody(reply.text, schema);
+          if (result.parsed) {
+            outcome = "success";
+            return { value: result.value, latencyMs: reply.latencyMs, attempts: attempt, url };
+          }
+        } else {
+          if (reply.status === 429) outcome = "rate-limited";
+          const retryAfterMs = parseRetryAfter(reply.headers["retry-after"]);
+          result = {
+            kind: "api",
+            status: reply.status,
+            retryable: isRetryableStatus(reply.status),
+            message: `HTTP ${reply.status}: ${errorText(reply.text)}`,
+            ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+          };
+        }
+      } catch (cause) {
+        if (!(cause instanceof TransportError)) throw cause;
+        if (cause.kind === "aborted") throw aborted(url, attempt, cause);
+        result = { kind: cause.kind, retryable: true, message: cause.message, cause: cause.cause };
+      } finally {
+        limiter.release(ticket, outcome);
+      }
+      if (result.parsed) throw new TypeError("unreachable: a parsed reply has returned");
+      const failure: Failure = result;
+      if (!failure.retryable || attempt >= s.maxAttempts) throw finalError(failure, url, attempt);
+      const delay =
+        failure.retryAfterMs !== undefined
+          ? Math.min(failure.retryAfterMs, s.maxRetryAfterMs)
+          : backoffDelay(attempt, s.backoff.baseMs, s.backoff.maxMs);
+      ctx?.log?.(`${who}: attempt ${attempt}/${s.maxAttempts} failed (${scrub(failure.message)}); retrying in ${Math.round(delay)} ms`);
+      try {
+        await sleep(delay, signal);
+      } catch (cause) {
+        throw aborted(url, attempt, cause);
+      }
+    }
+  }
+
+  function errorText(text: string): string {
+    let message = text;
+    try {
+      const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
+      const candidate =
+        typeof json.error === "object" && json.error !== null ? json.error.message : (json.error ?? json.message ?? json.detail);
+      if (typeof candidate === "string") message = candidate;
+      else if (candidate !== undefined) message = JSON.stringify(candidate);
+    } catch {
+      // not JSON: keep the raw text
+    }
+    message = message.replace(/\s+/g, " ").trim();
+    if (message.length > MAX_ERROR_TEXT) message = `${message.slice(0, MAX_ERROR_TEXT)}…`;
+    return scrub(message === "" ? "(empty body)" : message);
+  }
+
+  function finalError(failure: Failure, url: string, attempts: number): ModelCallError {
+    const why = failure.retryable ? "giving up" : "not retryable";
+    return new ModelCallError(
+      `${who}: POST ${url} failed after ${attempts} attempt${attempts === 1 ? "" : "s"} (${why}): ${scrub(failure.message)}`,
+      {
+        kind: failure.kind,
+        attempts,
+        retryable: failure.retryable,
+        url,
+        ...(failure.status !== undefined ? { status: failure.status } : {}),
+        ...(failure.retryAfterMs !== undefined ? { retryAfterSeconds: failure.retryAfterMs / 1000 } : {}),
+        ...(failure.cause !== undefined ? { cause: failure.cause } : {}),
+      },
+    );
+  }
+
+  function aborted(url: string, attempts: number, cause: unknown): ModelCallError {
+    return new ModelCallError(`${who}: POST ${url} aborted by the caller after ${attempts} attempt(s)`, {
+      kind: "other",
+      attempts,
+      retryable: false,
+      url,
+      cause,
+    });
+  }
+
+  function samplingFields(params: GenerationParams): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (params.maxTokens !== undefined) out.max_tokens = params.maxTokens;
+    if (params.temperature !== undefined) out.temperature = params.temperature;
+    if (params.topP !== undefined) out.top_p = params.topP;
+    if (params.stop !== undefined && params.stop.length > 0) out.stop = params.stop;
+    if (params.seed !== undefined) out.seed = params.seed;
+    if (params.n !== undefined) out.n = params.n;
+    // extraBody may override sampling fields (a server-specific spelling), never the model or prompt.
+    return params.extraBody ? { ...out, ...params.extraBody } : out;
+  }
+
+  async function generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
+    if (request.kind === "chat") {
+      const body = { ...samplingFields(request.params), model: s.modelId, messages: request.messages };
+      const r = await call("/chat/completions", body, chatResponseSchema, ctx);
+      return { ...toChatResponse(r.value), latencyMs: r.latencyMs };
+    }
+    const body: Record<string, unknown> = { ...samplingFields(request.params), model: s.modelId, prompt: request.prompt };
+    if (request.echo !== undefined) body.echo = request.echo;
+    if (request.logprobs !== undefined) body.logprobs = request.logprobs;
+    const r = await call("/completions", body, completionResponseSchema, ctx);
+    return { ...toCompletionResponse(r.value), latencyMs: r.latencyMs };
+  }
+
+  async function loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> {
+    if (request.context === "") {
+      throw new ConfigError(`${who}: loglikelihood needs a non-empty context (the first prompt token has no logprob)`);
+    }
+    const prompt = request.context + request.continuation;
+    const body = { model: s.modelId, prompt, max_tokens: 0, echo: true, logprobs: 1 };
+    const r = await call("/completions", body, completionResponseSchema, ctx);
+    const lp = r.value.choices[0]?.logprobs;
+    const scored = lp
+      ? scoreContinuation(
+          { tokens: lp.tokens, tokenLogprobs: lp.token_logprobs, textOffset: lp.text_offset, ...(lp.top_logprobs ? { topLogprobs: lp.top_logprobs } : {}) },
+          request.context.length,
+          prompt.length,
+        )
+      : undefined;
+    if (!scored || (scored.tokenCount === 0 && request.continuation !== "")) {
+      throw new ModelCallError(
+        `${who}: POST ${r.url} returned no usable echoed logprobs for the continuation (does the server support echo with logprobs on /completions?)`,
+        { kind: "invalid-response", attempts: r.attempts, retryable: false, url: r.url },
+      );
+    }
+    return scored;
+  }
+
+  return {
+    specVersion: "v1",
+    id: "openai-compatible",
+    modelId: s.modelId,
+    limiter,
+    baseURLs: transport.endpoints.map((e) => e.url),
+    // Base URLs stay out on purpose: the cache survives moving the model to another server.
+    identity: () => `openai-compatible:${s.modelId}`,
+    generate,
+    loglikelihood,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await transport.close();
+    },
+  };
+}
