@@ -7,7 +7,7 @@ import { parseOptions } from "./options.js";
 
 export const F1ACC_ID = "seahelm-f1acc";
 
-const optionsSchema = z.object({
+export const seahelmF1AccOptionsSchema = z.object({
   /** The label set; defaults to the gold labels seen in the inputs. */
   labels: z.array(z.string()).min(1).optional(),
   /** When set and `rawResponse` is present, re-extract the answer from the raw response as upstream does. */
@@ -29,7 +29,7 @@ export function createSeahelmF1AccMetric(): MetricV1 {
     textPairs: true,
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(F1ACC_ID, inputs);
-      const opts = parseOptions(F1ACC_ID, optionsSchema, options);
+      const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
       const gold = inputs.map((input) => referenceLabel(F1ACC_ID, input));
       const labels = opts.labels ?? [...new Set(gold)];
       const mapper = createLabelMapper(labels, { upstreamKeys: opts.upstreamLabelKeys, nullLabel: opts.nullLabel });

@@ -20,7 +20,7 @@ export {
 export type { ChrfPlusPlus, SeahelmMetricSettings } from "./chrf-hook.js";
 export { balancedAccuracy as seahelmBalancedAccuracy, macroF1 as seahelmMacroF1 } from "./classification.js";
 export { normalizeScore } from "./common.js";
-export { createSeahelmF1AccMetric } from "./f1-acc.js";
+export { createSeahelmF1AccMetric, seahelmF1AccOptionsSchema } from "./f1-acc.js";
 export {
   aggregateLindsea,
   aggregatePragmatics,
@@ -29,18 +29,18 @@ export {
   PRAGMATICS_PHENOMENA,
   type PragmaticsAggregate,
 } from "./lindsea-aggregation.js";
-export { createSeahelmCweMetric, createSeahelmNiahMetric } from "./list-recall.js";
+export { createSeahelmCweMetric, createSeahelmNiahMetric, seahelmListRecallOptionsSchema } from "./list-recall.js";
 export { createSeahelmLogprobMetric } from "./logprob.js";
-export { createSeahelmMathMetric, verifyMath as seahelmVerifyMath } from "./math.js";
-export { createSeahelmMinimalPairsMetric } from "./minimal-pairs.js";
+export { createSeahelmMathMetric, seahelmMathOptionsSchema, verifyMath as seahelmVerifyMath } from "./math.js";
+export { createSeahelmMinimalPairsMetric, seahelmLabelTaskOptionsSchema } from "./minimal-pairs.js";
 export { Mt19937 as NumpyMt19937 } from "./mt19937.js";
 export { normalizeLabelAnswer as seahelmNormalizeLabel, normalizeQaAnswer as seahelmNormalizeQa } from "./normalize-text.js";
 export { createSeahelmPragmaticMetric, type PhenomenonCounts } from "./pragmatic.js";
-export { createSeahelmQaMetric } from "./qa.js";
+export { createSeahelmQaMetric, seahelmQaOptionsSchema } from "./qa.js";
 export { rougeL as seahelmRougeL } from "./rouge-l.js";
 export { rougeTokens as seahelmRougeTokens } from "./rouge-tokenize.js";
-export { createSeahelmSummarizationMetric } from "./summarization.js";
-export { createSeahelmTranslationMetric, metricxScoreOf } from "./translation.js";
+export { createSeahelmSummarizationMetric, seahelmSummarizationOptionsSchema } from "./summarization.js";
+export { createSeahelmTranslationMetric, metricxScoreOf, seahelmTranslationOptionsSchema } from "./translation.js";
 
 /** All SEA-HELM metrics; pass `chrf` to enable the `useChrf` option of translation/summarization. */
 export function createSeahelmMetrics(settings: SeahelmMetricSettings = {}): Record<string, MetricV1> {

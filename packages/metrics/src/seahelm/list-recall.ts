@@ -8,7 +8,7 @@ import { parseOptions } from "./options.js";
 export const NIAH_ID = "seahelm-niah";
 export const CWE_ID = "seahelm-cwe";
 
-const optionsSchema = z.object({
+export const seahelmListRecallOptionsSchema = z.object({
   /** Re-extract from `rawResponse` with upstream's `(?<=tag)([\s\S]*)(?=</)` when set. */
   answerTag: z.string().optional(),
   /** Lowercase and trim the references too. Upstream CWE does; upstream NIAH does not (set false to match). */
@@ -57,7 +57,7 @@ function createListRecallMetric(id: string, description: string, defaultNormaliz
     description,
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(id, inputs);
-      const opts = parseOptions(id, optionsSchema, { normalizeReferences: defaultNormalizeRefs, ...options });
+      const opts = parseOptions(id, seahelmListRecallOptionsSchema, { normalizeReferences: defaultNormalizeRefs, ...options });
       const recall = inputs.map((input) => {
         const text =
           opts.answerTag !== undefined && typeof input.rawResponse === "string"

@@ -7,7 +7,7 @@ import { parseOptions } from "./options.js";
 
 export const MATH_ID = "seahelm-math";
 
-const optionsSchema = z.object({
+export const seahelmMathOptionsSchema = z.object({
   /** Upstream parses the full response; false parses the postprocessed prediction instead. */
   useRawResponse: z.boolean().default(true),
   /** Relative tolerance of numeric comparison. */
@@ -81,7 +81,7 @@ export function createSeahelmMathMetric(): MetricV1 {
     textPairs: true,
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(MATH_ID, inputs);
-      const opts = parseOptions(MATH_ID, optionsSchema, options);
+      const opts = parseOptions(MATH_ID, seahelmMathOptionsSchema, options);
       const scores = inputs.map((input) => {
         const response =
           opts.useRawResponse && typeof input.rawResponse === "string" ? input.rawResponse : predictionText(MATH_ID, input);

@@ -7,7 +7,7 @@ import { countByPhenomenon, phenomenonOf } from "./phenomena.js";
 
 export const MINIMAL_PAIRS_ID = "seahelm-minimal-pairs";
 
-export const labelTaskOptionsSchema = z.object({
+export const seahelmLabelTaskOptionsSchema = z.object({
   labels: z.array(z.string()).min(1).optional(),
   answerTag: z.string().optional(),
   upstreamLabelKeys: z.boolean().default(false),
@@ -17,7 +17,7 @@ export const labelTaskOptionsSchema = z.object({
 export function mapLabelPredictions(
   metricId: string,
   inputs: readonly MetricInput[],
-  opts: z.infer<typeof labelTaskOptionsSchema>,
+  opts: z.infer<typeof seahelmLabelTaskOptionsSchema>,
 ): { gold: string[]; pred: string[]; labels: readonly string[] } {
   const gold = inputs.map((input) => referenceLabel(metricId, input));
   const labels = opts.labels ?? [...new Set(gold)];
@@ -43,7 +43,7 @@ export function createSeahelmMinimalPairsMetric(): MetricV1 {
     description: "SEA-HELM LINDSEA minimal pairs: mean per-phenomenon accuracy, chance-normalised",
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(MINIMAL_PAIRS_ID, inputs);
-      const opts = parseOptions(MINIMAL_PAIRS_ID, labelTaskOptionsSchema, options);
+      const opts = parseOptions(MINIMAL_PAIRS_ID, seahelmLabelTaskOptionsSchema, options);
       const phenomena = inputs.map((input) => phenomenonOf(MINIMAL_PAIRS_ID, input));
       const { gold, pred, labels } = mapLabelPredictions(MINIMAL_PAIRS_ID, inputs, opts);
       const correct = pred.map((p, i) => p === gold[i]);

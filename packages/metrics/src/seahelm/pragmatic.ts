@@ -1,6 +1,6 @@
 import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
 import { NULL_LABEL } from "./label-mapping.js";
-import { labelTaskOptionsSchema, mapLabelPredictions } from "./minimal-pairs.js";
+import { seahelmLabelTaskOptionsSchema, mapLabelPredictions } from "./minimal-pairs.js";
 import { parseOptions } from "./options.js";
 import { countByPhenomenon, phenomenonOf } from "./phenomena.js";
 import { requireSamples } from "./common.js";
@@ -22,7 +22,7 @@ export function createSeahelmPragmaticMetric(): MetricV1 {
     description: "SEA-HELM LINDSEA pragmatics: [correct, n] per linguistic phenomenon",
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(PRAGMATIC_ID, inputs);
-      const opts = parseOptions(PRAGMATIC_ID, labelTaskOptionsSchema, options);
+      const opts = parseOptions(PRAGMATIC_ID, seahelmLabelTaskOptionsSchema, options);
       const phenomena = inputs.map((input) => phenomenonOf(PRAGMATIC_ID, input));
       const { gold, pred } = mapLabelPredictions(PRAGMATIC_ID, inputs, opts);
       const correct = pred.map((p, i) => p === gold[i]);

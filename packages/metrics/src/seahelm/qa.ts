@@ -8,7 +8,7 @@ import { SEGMENTED_QA_LANGS, segmentWords } from "./segment.js";
 
 export const QA_ID = "seahelm-qa";
 
-const optionsSchema = z.object({
+export const seahelmQaOptionsSchema = z.object({
   /** Language code; defaults to the task's language. th and zh are word-segmented first. */
   lang: z.string().optional(),
   /** Upstream scores th/zh against the first reference only; false uses all references. */
@@ -69,7 +69,7 @@ export function createSeahelmQaMetric(): MetricV1 {
     textPairs: true,
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, ctx?: MetricContext): MetricResult {
       requireSamples(QA_ID, inputs);
-      const opts = parseOptions(QA_ID, optionsSchema, options);
+      const opts = parseOptions(QA_ID, seahelmQaOptionsSchema, options);
       const lang = (opts.lang ?? ctx?.task?.language ?? "").toLowerCase();
       const segmented = SEGMENTED_QA_LANGS.has(lang);
       const f1s: number[] = [];

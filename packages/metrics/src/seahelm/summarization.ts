@@ -10,7 +10,7 @@ import { rougeTokens } from "./rouge-tokenize.js";
 
 export const SUMMARIZATION_ID = "seahelm-summarization";
 
-const optionsSchema = z.object({
+export const seahelmSummarizationOptionsSchema = z.object({
   lang: z.string().optional(),
   useRougeL: z.boolean().default(true),
   useChrf: z.boolean().default(false),
@@ -32,7 +32,7 @@ export function createSeahelmSummarizationMetric(settings: SeahelmMetricSettings
     textPairs: true,
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, ctx?: MetricContext): MetricResult {
       requireSamples(SUMMARIZATION_ID, inputs);
-      const opts = parseOptions(SUMMARIZATION_ID, optionsSchema, options);
+      const opts = parseOptions(SUMMARIZATION_ID, seahelmSummarizationOptionsSchema, options);
       const lang = (opts.lang ?? ctx?.task?.language ?? "").toLowerCase();
       const preds = inputs.map((input) => predictionText(SUMMARIZATION_ID, input));
       const refs = inputs.map((input) => referenceLabel(SUMMARIZATION_ID, input));

@@ -12,7 +12,7 @@ export const TRANSLATION_ID = "seahelm-translation";
 export const METRICX_WORST = 25;
 export const METRICX_BEST = 0;
 
-const optionsSchema = z.object({
+export const seahelmTranslationOptionsSchema = z.object({
   useMetricx: z.boolean().default(true),
   useChrf: z.boolean().default(false),
   /** Key in `sample.metadata.judgeScores` where the MetricX judge step stores its score. */
@@ -60,7 +60,7 @@ export function createSeahelmTranslationMetric(settings: SeahelmMetricSettings =
     description: "SEA-HELM translation: normalised MetricX-24 judge scores (optional chrF++)",
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(TRANSLATION_ID, inputs);
-      const opts = parseOptions(TRANSLATION_ID, optionsSchema, options);
+      const opts = parseOptions(TRANSLATION_ID, seahelmTranslationOptionsSchema, options);
       const preds = inputs.map((input) => predictionText(TRANSLATION_ID, input));
       const scores: Record<string, number> = {};
       let perSample = inputs.map((input) => ({ sampleId: input.sampleId, scores: {} as Record<string, number> }));
