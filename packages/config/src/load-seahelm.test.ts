@@ -92,7 +92,7 @@ chain_task:
     expect(copy.name).toBe("copy of base_task v1");
     expect(copy.competency).toBe("nlu");
     expect(copy.nested).toBe("normalized_accuracy");
-    expect(copy.escaped).toBe("${not.a.ref}");
+    expect(copy.escaped).toBe(`\${not.a.ref}`);
     expect(copy.languages.id?.max_tokens).toBe(32);
     expect(loaded.tasks.get("chain_task")!.config.languages.id?.prompt_template.answer_tag).toBe("Answer:");
   });
@@ -118,7 +118,7 @@ chain_task:
 
   it("reports a cycle instead of recursing forever", async () => {
     const root = writeTree({
-      "config.yaml": `${taskYaml("a_task", "  x: ${a_task.y}\n  y: ${a_task.x}\n")}`,
+      "config.yaml": taskYaml("a_task", `  x: \${a_task.y}\n  y: \${a_task.x}\n`),
     });
     const err = await configError(loadSeaHelmConfigs([root]));
     expect(err.message).toMatch(/interpolation cycle/);
