@@ -15,6 +15,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   const text = raw.trim();
   if (text === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  // Anything else numeric-looking (negative, exponent) is not a date either, though Date.parse may accept it.
+  if (/^[-+]?[\d.e]+$/i.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
