@@ -1,0 +1,123 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { runSpatialCli } from "./run-cli.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "spatial-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const FIXTURES = join(import.meta.dirname, "__fixtures__");
+
+function sink() {
+  let text = "";
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      text += String(chunk);
+      cb();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+async function run(...argv: string[]) {
+  const out = sink();
+  const err = sink();
+  const code = await runSpatialCli(argv, { stdout: out.stream, stderr: err.stream });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+describe("yardstick spatial CLI", () => {
+  it("generate writes byte-identical original files for the same seed", async () => {
+    const a = join(tmp, "a");
+    const b = join(tmp, "b");
+    expect((await run("generate", "--shapes", "3", "--count", "5", "--seed", "9", "--out", a)).code).toBe(0);
+    expect((await run("generate", "--shapes", "3", "--count", "5", "--seed", "9", "--out", b)).code).toBe(0);
+    const files = readdirSync(a).filter((f) => f.startsWith("canvas_"));
+    expect(files.sort()).toEqual(["canvas_3_0.json", "canvas_3_1.json", "canvas_3_2.json", "canvas_3_3.json", "canvas_3_4.json"]);
+    for (const f of files) expect(readFileSync(join(a, f), "utf8")).toBe(readFileSync(join(b, f), "utf8"));
+    const doc = JSON.parse(readFileSync(join(a, "canvas_3_0.json"), "utf8"));
+    expect(Object.keys(doc)).toEqual(["canvas", "descriptions", "questions"]);
+    expect(Object.keys(doc.questions)).toEqual(["existence", "count", "transitivity", "coordinate", "existence_tracking", "shuffle_tracking"]);
+  });
+
+  it("generate --format seahelm --images writes rows, images and a loadable config.yaml", async () => {
+    const dir = join(tmp, "sh");
+    const r = await run("generate", "--shapes", "4", "--count", "3", "--seed", "1", "--out", dir, "--format", "seahelm", "--images");
+    expect(r.code).toBe(0);
+    const config = parse(readFileSync(join(dir, "config.yaml"), "utf8"));
+    expect(Object.keys(config)).toContain("spatial-existence");
+    expect(Object.keys(config)).toContain("spatial-existence-image");
+    const task = config["spatial-count"];
+    expect(task.competency).toBe("spatial");
+    expect(task.aggregation_group).toBe("spatial");
+    expect(task.yardstick.metrics).toEqual([{ id: "spatial-lenient" }, { id: "spatial-strict" }]);
+    expect(task.languages.en.prompt_template.answer_tag).toBe("Answer:");
+    const rows = readFileSync(join(dir, task.languages.en.filepath), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(9);
+    expect(rows[0].metadata).toMatchObject({ task: "count", description_type: "full" });
+    expect(new Set(rows.map((x) => x.id)).size).toBe(9);
+    const img = JSON.parse(readFileSync(join(dir, "spatial-count-image.jsonl"), "utf8").split("\n")[0]!);
+    expect(img.image).toBe("images/canvas_4_0.png");
+    expect(readFileSync(join(dir, img.image)).subarray(1, 4).toString()).toBe("PNG");
+    expect(readFileSync(join(dir, "images/canvas_4_0.svg"), "utf8")).toMatch(/^<svg /);
+  });
+
+  it("generate --format ultraeval writes UltraEval rows", async () => {
+    const dir = join(tmp, "ue");
+    expect((await run("generate", "--shapes", "3", "--count", "2", "--seed", "1", "--out", dir, "--format", "ultraeval", "--tasks", "existence")).code).toBe(0);
+    const row = JSON.parse(readFileSync(join(dir, "spatial-existence.jsonl"), "utf8").split("\n")[0]!);
+    expect(Object.keys(row).slice(0, 5)).toEqual(["id", "passage", "question", "target_scores", "answer"]);
+    expect(row.target_scores).toEqual({});
+  });
+
+  it("describe reproduces the original descriptions and coordinate answers", async () => {
+    const files = ["canvas_3_0.json", "canvas_7_999.json"].map((f) => join(FIXTURES, f));
+    const r = await run("describe", ...files);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    for (const [k, line] of lines.entries()) {
+      const original = JSON.parse(readFileSync(files[k]!, "utf8"));
+      expect(line.file).toBe(files[k]);
+      expect(line.full).toBe(original.descriptions.full);
+      expect(line.partial).toBe(original.descriptions.partial);
+      expect(line.coordinates).toBe(original.descriptions.coordinates);
+      expect(line.coordinate).toHaveLength((original.canvas.length * (original.canvas.length - 1)) / 2);
+    }
+  });
+
+  it("audit prints counts per task and description type", async () => {
+    const r = await run("audit", join(tmp, "a"));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^audit of .*: 210 questions/);
+    expect(r.stdout).toContain("transitivity/transitivity");
+  });
+
+  it("bad input: clear message, non-zero exit, no stack trace", async () => {
+    const cases: [string[], number, RegExp][] = [
+      [["generate", "--shapes", "0", "--count", "1", "--out", join(tmp, "x")], 2, /--shapes must be at least 1/],
+      [["generate", "--shapes", "3", "--count", "1", "--out", join(tmp, "x"), "--tasks", "existence,bogus"], 2, /unknown task "bogus"/],
+      [["generate", "--shapes", "3", "--count", "1", "--out", join(tmp, "x"), "--format", "csv"], 2, /--format must be one of/],
+      [["generate", "--shapes", "3", "--count", "1", "--out", join(tmp, "x"), "--frobnicate"], 2, /frobnicate/],
+      [["generate", "--shapes", "30", "--count", "1", "--out", join(tmp, "x")], 1, /canvas_30_0: 30 shapes requested but only 24/],
+      [["generate", "--shapes", "24", "--count", "2", "--out", join(tmp, "x"), "--tasks", "existence"], 1, /no question has the answer "No"/],
+      [["describe", join(tmp, "missing.json")], 1, /cannot read/],
+      [["audit", join(tmp, "nowhere")], 1, /cannot read directory/],
+      [["frob"], 2, /unknown command "frob"/],
+    ];
+    const bad = join(tmp, "bad.json");
+    writeFileSync(bad, JSON.stringify({ canvas: [{ shape: "Hexagon", color: "Red", size: "Small", center: [0, 0] }] }));
+    cases.push([["describe", bad], 1, /bad\.json: malformed canvas file at canvas\[0\]\.shape/]);
+    const notJson = join(tmp, "bad2.json");
+    writeFileSync(notJson, "{");
+    cases.push([["describe", notJson], 1, /bad2\.json: not valid JSON/]);
+    for (const [argv, code, message] of cases) {
+      const r = await run(...argv);
+      expect(r.code, argv.join(" ")).toBe(code);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
