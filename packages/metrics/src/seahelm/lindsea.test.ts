@@ -44,11 +44,16 @@ describe("seahelm-pragmatic + aggregation", () => {
         input("2", "Salah", "Benar", ph("scalar_implicatures")),
         input("3", "salah", "Salah", ph("presuppositions")),
         input("4", "tidak tahu", "Benar", ph("presuppositions")),
+        input("5", "Benar", "Benar", ph("presuppositions")),
+        input("6", "Benar", "Benar", ph("presuppositions")),
       ],
       {},
     );
-    expect(r.details?.subcategories).toEqual({ scalar_implicatures: [1, 2], presuppositions: [1, 2] });
-    expect(r.scores).toMatchObject({ correct: 2, total: 4, accuracy: 50, null_count: 1 });
+    expect(r.details?.subcategories).toEqual({ scalar_implicatures: [1, 2], presuppositions: [3, 4] });
+    // Mean over phenomena (1/2 + 3/4)/2 = 0.625 → normalised (0.625 − 0.5)/0.5 = 0.25.
+    expect(r.scores).toMatchObject({ correct: 4, total: 6, null_count: 1 });
+    expect(r.scores.accuracy).toBeCloseTo(62.5, 10);
+    expect(r.scores.normalized_accuracy).toBeCloseTo(25, 10);
   });
 
   it("pools single and pair per phenomenon, then normalises against 0.5", () => {

@@ -1,5 +1,6 @@
 import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
 import { NULL_LABEL } from "./label-mapping.js";
+import { PRAGMATICS_MIN_SCORE } from "./lindsea-aggregation.js";
 import { seahelmLabelTaskOptionsSchema, mapLabelPredictions } from "./minimal-pairs.js";
 import { parseOptions } from "./options.js";
 import { countByPhenomenon, phenomenonOf } from "./phenomena.js";
@@ -13,7 +14,9 @@ export type PhenomenonCounts = Record<string, [number, number]>;
 /**
  * SEA-HELM's PragmaticReasoningMetric (pragmatic-single / pragmatic-pair): upstream reports only
  * `[correct, n]` per phenomenon; the task scores come from {@link aggregatePragmatics} over both
- * tasks. For convenience `accuracy` (pooled, 0–100), `correct` and `total` are also reported.
+ * tasks. So that a generic aggregator finds the configured `normalized_accuracy`, this task alone is
+ * also scored that way: `accuracy` = mean over its phenomena of correct/n (×100) and
+ * `normalized_accuracy` = max((acc − 0.5)/0.5, 0) × 100; plus `correct` and `total`.
  */
 export function createSeahelmPragmaticMetric(): MetricV1 {
   return {
@@ -28,11 +31,15 @@ export function createSeahelmPragmaticMetric(): MetricV1 {
       const correct = pred.map((p, i) => p === gold[i]);
       const subcategories: PhenomenonCounts = Object.fromEntries(countByPhenomenon(phenomena, correct));
       const nCorrect = correct.filter(Boolean).length;
+      // This task alone, scored the way aggregatePragmatics scores the pooled pair of tasks.
+      const accs = Object.values(subcategories).map(([c, n]) => c / n);
+      const acc = accs.reduce((a, b) => a + b, 0) / accs.length;
       return {
         scores: {
           correct: nCorrect,
           total: inputs.length,
-          accuracy: (100 * nCorrect) / inputs.length,
+          accuracy: 100 * acc,
+          normalized_accuracy: 100 * Math.max((acc - PRAGMATICS_MIN_SCORE) / (1 - PRAGMATICS_MIN_SCORE), 0),
           null_count: pred.filter((p) => p === NULL_LABEL).length,
         },
         perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { normalized_accuracy: correct[i] ? 1 : 0 } })),
