@@ -1,0 +1,196 @@
+/**
+ * function_execution: run generated code against the dataset's tests in a separate `python3` process.
+ *
+ * What is enforced per program: a fresh temporary working directory (removed afterwards); an environment
+ * with only PATH, LANG, HOME and TMPDIR (pointing into that directory) — no proxy variables, no tokens;
+ * `python3 -I -B` (ignores PYTHON* variables and user site-packages); stdin at /dev/null and unreadable
+ * inside the program; upstream's SIGALRM limit around `exec` plus a hard SIGKILL of the whole process
+ * group `timeoutSeconds + 1` s after start; upstream's reliability guard (os.remove, os.kill,
+ * subprocess.Popen, ... set to None).
+ * What is NOT enforced: network access (sockets still work) and memory; run inside a container, or set
+ * `command` to a wrapper such as `["unshare", "-rn", "python3"]` where user namespaces are allowed.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { type MetricContext, MetricError, type MetricResult, type MetricV1 } from "@yardstick/core";
+import { z } from "zod";
+import { averageKeys, DEFAULT_PASS_KS, ultraevalMeanAggregate, ultraevalPassAtK } from "./aggregations.js";
+import { checkInputs, parseOptions } from "./define.js";
+import { PYTHON_RUNNER } from "./python-runner.js";
+import { describe, type Fail, failFor, toCall, type UltraevalCall } from "./sample.js";
+
+const ID = "ultraeval:function_execution";
+
+export const functionExecutionOptionsSchema = z.strictObject({
+  name: z.string().min(1).optional(),
+  /** Upstream's TIMEOUT. */
+  timeoutSeconds: z.number().positive().max(600).default(3),
+  /** argv prefix that runs Python; the runner script and its arguments are appended. */
+  command: z.array(z.string().min(1)).min(1).default(["python3"]),
+  aggregation: z.enum(["pass_k", "mean"]).default("pass_k"),
+  ks: z.array(z.number().int().positive()).min(1).optional(),
+  /** Programs run at the same time. */
+  concurrency: z.number().int().positive().max(64).optional(),
+});
+export type FunctionExecutionOptions = z.infer<typeof functionExecutionOptionsSchema>;
+
+export type ExecutionStatus = "passed" | "timed out" | `failed: ${string}`;
+
+const MBPP_KEYS = ["text", "code", "task_id", "test_setup_code", "test_list", "challenge_test_list"];
+
+function stringField(doc: Record<string, unknown>, key: string, fail: Fail): string {
+  const v = doc[key];
+  if (typeof v !== "string") fail(`expected doc.${key} to be a string, got ${describe(v)}`);
+  return v;
+}
+
+/** The program upstream executes for one completion (HumanEval, or MBPP when the MBPP keys are present). */
+export function buildCheckProgram(doc: Record<string, unknown>, completion: string, fail: Fail = failFor(ID)): string {
+  if (MBPP_KEYS.every((k) => k in doc)) {
+    const list = doc["test_list"];
+    if (!Array.isArray(list) || list.some((t) => typeof t !== "string")) fail(`expected doc.test_list to be a list of strings, got ${describe(list)}`);
+    const tests = (list as string[]).join("\n");
+    return `"""${stringField(doc, "text", fail)}\n${tests}"""\n${completion}\n${tests}`;
+  }
+  const prompt = stringField(doc, "prompt", fail);
+  const test = stringField(doc, "test", fail);
+  const entry = stringField(doc, "entry_point", fail);
+  return `${prompt}${completion}\n${test}\ncheck(${entry})`;
+}
+
+/** Runs one program; resolves to upstream's status string. */
+export async function runPythonProgram(
+  program: string,
+  options: { timeoutSeconds: number; command: readonly string[]; signal?: AbortSignal },
+): Promise<ExecutionStatus> {
+  const dir = await mkdtemp(join(tmpdir(), "yardstick-exec-"));
+  try {
+    const file = join(dir, "program.py");
+    await writeFile(file, program, "utf8");
+    const [exe, ...prefix] = options.command;
+    const env = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: dir, TMPDIR: dir };
+    return await new Promise<ExecutionStatus>((resolve, reject) => {
+      const child = spawn(exe!, [...prefix, "-I", "-B", "-c", PYTHON_RUNNER, file, String(options.timeoutSeconds)], {
+        cwd: dir,
+        env,
+        detached: true,
+        stdio: ["ignore", "ignore", "pipe", "pipe"],
+      });
+      let report = "";
+      let stderr = "";
+      let killedForTime = false;
+      const killGroup = () => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // The group is already gone.
+        }
+      };
+      const timer = setTimeout(() => {
+        killedForTime = true;
+        killGroup();
+      }, (options.timeoutSeconds + 1) * 1000);
+      const onAbort = () => killGroup();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      child.stdio[3]?.on("data", (chunk: Buffer) => {
+        if (report.length < 65536) report += chunk.toString("utf8");
+      });
+      child.stderr?.on("data", (chunk: Buffer) => {
+        if (stderr.length < 4096) stderr += chunk.toString("utf8");
+      });
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        reject(new MetricError(`cannot start ${exe}: ${error.message}`, { metricId: ID, cause: error }));
+      });
+      child.on("close", () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        killGroup(); // stray children the program left behind
+        if (options.signal?.aborted) {
+          reject(new MetricError("aborted", { metricId: ID }));
+          return;
+        }
+        try {
+          const status = JSON.parse(report) as unknown;
+          if (typeof status === "string") {
+            resolve(status as ExecutionStatus);
+            return;
+          }
+        } catch {
+          // No report: killed, crashed, or the interpreter failed before running the program.
+        }
+        if (!killedForTime && stderr !== "" && report === "") {
+          resolve(`failed: ${stderr.trim().split("\n").pop() ?? "python error"}`);
+          return;
+        }
+        resolve("timed out");
+      });
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function completions(call: UltraevalCall, fail: Fail): string[] {
+  return call.results.map((r, i) => {
+    if (typeof r !== "string") fail(`completion ${i} is ${describe(r)}, expected a string`);
+    return r;
+  });
+}
+
+export function createUltraevalFunctionExecution(): MetricV1 {
+  return {
+    specVersion: "v1",
+    id: ID,
+    description: "UltraEval function_execution: run HumanEval/MBPP tests on the generated code in python3 (pass@k)",
+    textPairs: false,
+    async compute(inputs, options, ctx?: MetricContext): Promise<MetricResult> {
+      const o = parseOptions(ID, functionExecutionOptionsSchema, options);
+      const jobs: { sample: number; program: string }[] = [];
+      const calls = checkInputs(ID, inputs).map((input, sample) => {
+        const call = toCall(input, ID);
+        const fail = failFor(ID, call.sampleId);
+        for (const c of completions(call, fail)) jobs.push({ sample, program: buildCheckProgram(call.doc, c, fail) });
+        return call;
+      });
+      const limit = o.concurrency ?? Math.max(1, Math.min(4, cpus().length));
+      const run = { timeoutSeconds: o.timeoutSeconds, command: o.command, ...(ctx?.signal ? { signal: ctx.signal } : {}) };
+      const statuses = await mapLimit(jobs, limit, (job) => runPythonProgram(job.program, run));
+      const bySample = calls.map(() => [] as ExecutionStatus[]);
+      statuses.forEach((s, i) => {
+        bySample[jobs[i]!.sample]!.push(s);
+      });
+      const perSample = calls.map((call, i) => {
+        const fail = failFor(ID, call.sampleId);
+        const passed = bySample[i]!.map((s) => s === "passed");
+        const scores =
+          o.aggregation === "pass_k"
+            ? ultraevalPassAtK(passed, o.ks ?? DEFAULT_PASS_KS, fail)
+            : { [o.name ?? "function_execution"]: ultraevalMeanAggregate(passed, fail) };
+        return { sampleId: call.sampleId, scores };
+      });
+      return {
+        scores: averageKeys(perSample),
+        perSample,
+        details: { executions: Object.fromEntries(calls.map((c, i) => [c.sampleId, bySample[i]])) },
+      };
+    },
+  };
+}
+
+export const ultraevalFunctionExecution = createUltraevalFunctionExecution();
