@@ -332,3 +332,13 @@ describe("dev server: faults", () => {
     expect(await run(2)).not.toEqual(a);
   });
 });
+
+describe("dev server: latency", () => {
+  it("waits the fixed latency before answering", async () => {
+    const s = await start({ latencyMs: 60 });
+    const started = performance.now();
+    const res = await post(s, "/v1/chat/completions", chat("slow"));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    expect(res.json().choices[0].message.content).toBe("slow");
+  });
+});
