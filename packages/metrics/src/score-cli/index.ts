@@ -1,0 +1,1 @@
+export { type ScoreCliIo, SCORE_USAGE, runScoreCli } from "./run-score-cli.js";
