@@ -1,4 +1,4 @@
-import { MetricError, type MetricContext, type MetricInput, type SampleScore } from "@yardstick/core";
+import { MetricError, type MetricInput } from "@yardstick/core";
 
 /**
  * SEA-HELM's `normalize_score`: rescales `score` from [lo, hi] to [0, 1], floored at 0 but with no
@@ -31,17 +31,6 @@ export function referenceLabel(metricId: string, input: MetricInput): string {
   throw new MetricError(`reference must be a string label, got ${describe(r)}`, { metricId, sampleId: input.sampleId });
 }
 
-/** A list of reference strings; a lone string becomes a one-element list. */
-export function referenceList(metricId: string, input: MetricInput): string[] {
-  const r = input.reference;
-  if (typeof r === "string") return [r];
-  if (Array.isArray(r) && r.length > 0 && r.every((x) => typeof x === "string")) return r as string[];
-  throw new MetricError(`reference must be a string or a non-empty list of strings, got ${describe(r)}`, {
-    metricId,
-    sampleId: input.sampleId,
-  });
-}
-
 export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return `array(${value.length})`;
@@ -50,29 +39,9 @@ export function describe(value: unknown): string {
   return typeof value;
 }
 
-/** The task language: `options.lang` wins over the task spec's language. */
-export function languageOf(metricId: string, options: Record<string, unknown>, ctx?: MetricContext): string {
-  const lang = options.lang ?? ctx?.task?.language ?? "";
-  if (typeof lang !== "string") {
-    throw new MetricError(`option "lang" must be a string language code, got ${describe(lang)}`, { metricId });
-  }
-  return lang.toLowerCase();
-}
-
-export function boolOption(metricId: string, options: Record<string, unknown>, key: string, fallback: boolean): boolean {
-  const v = options[key];
-  if (v === undefined) return fallback;
-  if (typeof v === "boolean") return v;
-  throw new MetricError(`option "${key}" must be a boolean, got ${describe(v)}`, { metricId });
-}
-
 export function mean(values: readonly number[]): number {
   let s = 0;
   for (const v of values) s += v;
   return s / values.length;
 }
 
-/** Per-sample rows under one key. */
-export function perSampleOf(inputs: readonly MetricInput[], key: string, values: readonly number[]): SampleScore[] {
-  return inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { [key]: values[i] ?? 0 } }));
-}
