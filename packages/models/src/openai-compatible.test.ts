@@ -320,9 +320,11 @@ describe("openai-compatible: concurrency and endpoints", () => {
     const b = await dev({ faults: { script: ["500"] } });
     const p = provider([a, b]);
     for (let i = 0; i < 6; i++) await p.generate(ask(`${i}`));
+    const stats = async (s: DevServer) => (await (await fetch(`${s.url}/stats`)).json()) as ReturnType<DevServer["stats"]>;
     // 6 requests + 1 retry alternate a, b, a, ...: the retry of b's failure goes to a.
-    expect(a.stats().requests["/v1/chat/completions"]).toBe(4);
-    expect(b.stats().requests["/v1/chat/completions"]).toBe(3);
+    expect((await stats(a)).requests["/v1/chat/completions"]).toBe(4);
+    expect((await stats(b)).requests["/v1/chat/completions"]).toBe(3);
+    expect((await stats(b)).faults).toEqual({ "500": 1 });
     expect(p.baseURLs).toEqual([`${a.url}/v1`, `${b.url}/v1`]);
   });
 });
