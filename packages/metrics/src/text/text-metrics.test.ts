@@ -29,8 +29,10 @@ describe("bleu / chrf / chrf++ / rouge metrics on the oracle fixture", () => {
     expect(Math.abs(r.scores.bleu! - want.score)).toBeLessThan(1e-9);
     expect([r.scores.sys_len, r.scores.ref_len]).toEqual([want.sys_len, want.ref_len]);
     expect(Math.abs(r.scores.precision_1! - want.precisions[0]!)).toBeLessThan(1e-9);
-    r.perSample.forEach((s, i) => expect(Math.abs(s.scores.bleu! - (fx.pairs[i]!.expected.bleu_zh as number))).toBeLessThan(1e-9));
-    const summary = r.details?.summary as { name: string; signature: string };
+    r.perSample.forEach((s, i) => {
+      expect(Math.abs(s.scores.bleu! - (fx.pairs[i]!.expected.bleu_zh as number))).toBeLessThan(1e-9);
+    });
+    const summary = r.details!.summary as { name: string; signature: string };
     expect(summary.name).toBe("BLEU");
     expect(summary.signature).toBe("nrefs:var|case:mixed|eff:no|tok:zh|smooth:exp|version:yardstick-sacrebleu2");
   });
@@ -38,8 +40,10 @@ describe("bleu / chrf / chrf++ / rouge metrics on the oracle fixture", () => {
   it.each(["chrf", "chrf++"])("%s: corpus and per-sample scores from sacrebleu", async (id) => {
     const r = await m(id).compute(data, {});
     expect(Math.abs(r.scores[id]! - (fx.corpus[id] as number))).toBeLessThan(1e-9);
-    r.perSample.forEach((s, i) => expect(Math.abs(s.scores[id]! - (fx.pairs[i]!.expected[id] as number))).toBeLessThan(1e-9));
-    expect((r.details?.summary as { name: string }).name).toBe(id === "chrf" ? "chrF2" : "chrF2++");
+    r.perSample.forEach((s, i) => {
+      expect(Math.abs(s.scores[id]! - (fx.pairs[i]!.expected[id] as number))).toBeLessThan(1e-9);
+    });
+    expect((r.details!.summary as { name: string }).name).toBe(id === "chrf" ? "chrF2" : "chrF2++");
   });
 
   it("rouge: per-sample P/R/F from the oracle, task score = mean F", async () => {
