@@ -71,8 +71,11 @@ describe("seahelm-summarization", () => {
     });
   });
 
-  it("useChrf needs an injected chrF++ and reports it unnormalised", async () => {
-    await expect(async () => metric.compute([input("1", "a", "a")], { useChrf: true })).rejects.toThrow(/chrF\+\+/);
+  it("useChrf reports corpus chrF++ unnormalised (default sacrebleu-compatible, or injected)", async () => {
+    const same = await metric.compute([input("1", "kucing hitam", "kucing hitam")], { useChrf: true, useRougeL: false });
+    expect(same.scores).toEqual({ null_count: 0, chrf_score: 100, normalized_chrf_score: 100 });
+    const disjoint = await metric.compute([input("1", "xyz", "abc")], { useChrf: true, useRougeL: false });
+    expect(disjoint.scores.chrf_score).toBe(0);
     const withChrf = createSeahelmSummarizationMetric({ chrf: (h, r) => (h[0] === r[0] ? 100 : 0) });
     const r = await withChrf.compute([input("1", "a", "a")], { useChrf: true, useRougeL: false });
     expect(r.scores).toEqual({ null_count: 0, chrf_score: 100, normalized_chrf_score: 100 });

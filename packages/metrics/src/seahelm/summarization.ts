@@ -2,7 +2,7 @@ import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardst
 import { MetricError } from "@yardstick/core";
 import { z } from "zod";
 import { bootstrapPercentiles, SEAHELM_BOOTSTRAP_SEED } from "./bootstrap.js";
-import type { SeahelmMetricSettings } from "./chrf-hook.js";
+import { type SeahelmMetricSettings, sacrebleuChrfPlusPlus } from "./chrf-hook.js";
 import { normalizeScore, predictionText, referenceLabel, requireSamples } from "./common.js";
 import { parseOptions } from "./options.js";
 import { rougeL } from "./rouge-l.js";
@@ -65,13 +65,8 @@ export function chrfScores(
   preds: readonly string[],
   refs: readonly string[],
 ): Record<string, number> {
-  if (settings.chrf === undefined) {
-    throw new MetricError(
-      'option "useChrf" needs a chrF++ implementation; create the metric with { chrf } (none is wired yet)',
-      { metricId },
-    );
-  }
-  const score = settings.chrf(preds, refs);
+  const chrf = settings.chrf ?? sacrebleuChrfPlusPlus;
+  const score = chrf(preds, refs);
   if (!Number.isFinite(score)) throw new MetricError(`chrF++ returned a non-finite score (${String(score)})`, { metricId });
   // Upstream normalises the 0–100 chrF score against [0, 1], so this is chrF × 1 (not clamped).
   return { chrf_score: score, normalized_chrf_score: normalizeScore(score, 0, 1) };
