@@ -1,6 +1,6 @@
 import type { MetricV1 } from "@yardstick/core";
 import { createSeahelmBbhExactMatchMetric } from "./bbh-exact-match.js";
-import type { SeahelmMetricSettings } from "./chrf-hook.js";
+import type { SeahelmMetricSettings } from "./chrf-plus-plus.js";
 import { createSeahelmF1AccMetric } from "./f1-acc.js";
 import { createSeahelmCweMetric, createSeahelmNiahMetric } from "./list-recall.js";
 import { createSeahelmLogprobMetric } from "./logprob.js";
@@ -17,7 +17,7 @@ export {
   percentileLinear as numpyPercentileLinear,
   SEAHELM_BOOTSTRAP_SEED,
 } from "./bootstrap.js";
-export type { ChrfPlusPlus, SeahelmMetricSettings } from "./chrf-hook.js";
+export type { ChrfPlusPlus, SeahelmMetricSettings } from "./chrf-plus-plus.js";
 export { balancedAccuracy as seahelmBalancedAccuracy, macroF1 as seahelmMacroF1 } from "./classification.js";
 export { normalizeScore } from "./common.js";
 export { createSeahelmF1AccMetric, seahelmF1AccOptionsSchema } from "./f1-acc.js";
@@ -42,7 +42,7 @@ export { rougeTokens as seahelmRougeTokens } from "./rouge-tokenize.js";
 export { createSeahelmSummarizationMetric, seahelmSummarizationOptionsSchema } from "./summarization.js";
 export { createSeahelmTranslationMetric, metricxScoreOf, seahelmTranslationOptionsSchema } from "./translation.js";
 
-/** All SEA-HELM metrics; pass `chrf` to enable the `useChrf` option of translation/summarization. */
+/** All SEA-HELM metrics; `chrf` replaces the chrF++ behind the `useChrf` option of translation/summarization. */
 export function createSeahelmMetrics(settings: SeahelmMetricSettings = {}): Record<string, MetricV1> {
   const metrics = [
     createSeahelmF1AccMetric(),

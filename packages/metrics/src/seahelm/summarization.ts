@@ -1,8 +1,7 @@
 import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
-import { MetricError } from "@yardstick/core";
 import { z } from "zod";
 import { bootstrapPercentiles, SEAHELM_BOOTSTRAP_SEED } from "./bootstrap.js";
-import { type SeahelmMetricSettings, sacrebleuChrfPlusPlus } from "./chrf-hook.js";
+import { chrfScores, type SeahelmMetricSettings } from "./chrf-plus-plus.js";
 import { normalizeScore, predictionText, referenceLabel, requireSamples } from "./common.js";
 import { parseOptions } from "./options.js";
 import { rougeL } from "./rouge-l.js";
@@ -57,17 +56,4 @@ export function createSeahelmSummarizationMetric(settings: SeahelmMetricSettings
       return { scores, perSample };
     },
   };
-}
-
-export function chrfScores(
-  metricId: string,
-  settings: SeahelmMetricSettings,
-  preds: readonly string[],
-  refs: readonly string[],
-): Record<string, number> {
-  const chrf = settings.chrf ?? sacrebleuChrfPlusPlus;
-  const score = chrf(preds, refs);
-  if (!Number.isFinite(score)) throw new MetricError(`chrF++ returned a non-finite score (${String(score)})`, { metricId });
-  // Upstream normalises the 0–100 chrF score against [0, 1], so this is chrF × 1 (not clamped).
-  return { chrf_score: score, normalized_chrf_score: normalizeScore(score, 0, 1) };
 }

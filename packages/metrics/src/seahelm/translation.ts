@@ -1,10 +1,9 @@
 import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
 import { MetricError } from "@yardstick/core";
 import { z } from "zod";
-import type { SeahelmMetricSettings } from "./chrf-hook.js";
+import { chrfScores, type SeahelmMetricSettings } from "./chrf-plus-plus.js";
 import { describe, mean, normalizeScore, predictionText, referenceLabel, requireSamples } from "./common.js";
 import { parseOptions } from "./options.js";
-import { chrfScores } from "./summarization.js";
 
 export const TRANSLATION_ID = "seahelm-translation";
 

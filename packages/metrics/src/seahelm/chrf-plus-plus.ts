@@ -1,4 +1,6 @@
+import { MetricError } from "@yardstick/core";
 import { createChrfScorer } from "../text/chrf.js";
+import { normalizeScore } from "./common.js";
 
 /**
  * Corpus-level chrF++ (sacrebleu `CHRF(word_order=2).corpus_score(hyps, [refs]).score`, 0–100).
@@ -19,3 +21,17 @@ export const sacrebleuChrfPlusPlus: ChrfPlusPlus = (hypotheses, references) =>
     hypotheses,
     references.map((r) => [r]),
   ).score;
+
+/** `chrf_score` and `normalized_chrf_score` as upstream reports them. */
+export function chrfScores(
+  metricId: string,
+  settings: SeahelmMetricSettings,
+  preds: readonly string[],
+  refs: readonly string[],
+): Record<string, number> {
+  const chrf = settings.chrf ?? sacrebleuChrfPlusPlus;
+  const score = chrf(preds, refs);
+  if (!Number.isFinite(score)) throw new MetricError(`chrF++ returned a non-finite score (${String(score)})`, { metricId });
+  // Upstream normalises the 0–100 chrF score against [0, 1], so this is chrF × 1 (not clamped).
+  return { chrf_score: score, normalized_chrf_score: normalizeScore(score, 0, 1) };
+}
