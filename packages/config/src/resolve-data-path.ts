@@ -11,21 +11,29 @@ import { nearestTasksRoot } from "./find-configs.js";
 const HF_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 const DATA_EXTENSIONS = /\.(jsonl|json)$/i;
 
-function isFile(p: string): boolean {
+/** Memo of `stat` results for one translation run (many tasks share paths); never kept across runs. */
+export type FileCheckCache = Map<string, boolean>;
+
+function isFile(p: string, cache?: FileCheckCache): boolean {
+  const known = cache?.get(p);
+  if (known !== undefined) return known;
+  let result: boolean;
   try {
-    return statSync(p).isFile();
+    result = statSync(p).isFile();
   } catch {
-    return false;
+    result = false;
   }
+  cache?.set(p, result);
+  return result;
 }
 
 /** The absolute path of an existing local file, trying the config folder and then its ancestors. */
-export function findLocalFile(filepath: string, configFile: string): string | undefined {
-  if (path.isAbsolute(filepath)) return isFile(filepath) ? filepath : undefined;
+export function findLocalFile(filepath: string, configFile: string, cache?: FileCheckCache): string | undefined {
+  if (path.isAbsolute(filepath)) return isFile(filepath, cache) ? filepath : undefined;
   let dir = path.dirname(path.resolve(configFile));
   for (;;) {
     const candidate = path.join(dir, filepath);
-    if (isFile(candidate)) return candidate;
+    if (isFile(candidate, cache)) return candidate;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
@@ -44,8 +52,9 @@ export function dataRefFor(
   language: string,
   split: "eval" | "examples",
   localOptions: Record<string, unknown> = {},
+  cache?: FileCheckCache,
 ): DataRefResult {
-  const local = findLocalFile(filepath, configFile);
+  const local = findLocalFile(filepath, configFile, cache);
   if (local) return { ref: { id: "seahelm-local", options: { path: local, ...localOptions } } };
   if (HF_ID.test(filepath) && !DATA_EXTENSIONS.test(filepath)) {
     return { ref: { id: "huggingface", options: { repo: filepath, name: language, split } } };

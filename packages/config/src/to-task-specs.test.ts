@@ -87,7 +87,8 @@ describe("toTaskSpecs on the corpus", () => {
     expect(one("mt-bench-judge").metrics[0]?.id).toBe("seahelm:MTBenchJudgeMetric");
     expect(one("mt-bench-judge").turns).toBe(2);
     expect(one("mt-bench-judge").extra?.judge).toMatchObject({ judge_model_type: expect.any(String) });
-    expect(one("translation-en-xx", "id").metrics[0]).toEqual({ id: "seahelm-translation", options: { use_metricx_metric: true, use_chrf_metric: false } });
+    expect(one("translation-en-xx", "id").metrics[0]).toEqual({ id: "seahelm-translation", options: { useMetricx: true, useChrf: false } });
+    expect(one("translation-en-xx", "id").extra).toMatchObject({ use_metricx_metric: true, use_chrf_metric: false });
   });
 
   it("selects aggregation groups and rejects unknown names", () => {

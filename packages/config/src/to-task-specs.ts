@@ -4,7 +4,7 @@
 import { ConfigError, type PluginRef, type TaskSpec } from "@yardstick/core";
 import type { LoadedConfigs, LoadedTask } from "./load-seahelm.js";
 import { answerTagMode, metricIdForClass } from "./metric-mapping.js";
-import { dataRefFor } from "./resolve-data-path.js";
+import { dataRefFor, type FileCheckCache } from "./resolve-data-path.js";
 import type { SeaHelmConstants, SeaHelmLanguageConfig, SeaHelmTask } from "./seahelm-schema.js";
 
 export interface ToTaskSpecsOptions {
@@ -32,7 +32,13 @@ const CONSUMED_KEYS = new Set([
   "yardstick",
 ]);
 
-const METRIC_SWITCHES = ["use_metricx_metric", "use_chrf_metric", "use_rougeL_metric", "null_label"];
+/** Task-level metric switches → the option names of the yardstick SEA-HELM metrics. */
+const METRIC_SWITCHES: Record<string, string> = {
+  use_metricx_metric: "useMetricx",
+  use_chrf_metric: "useChrf",
+  use_rougeL_metric: "useRougeL",
+  null_label: "nullLabel",
+};
 
 export function toTaskSpecs(loaded: LoadedConfigs, options: ToTaskSpecsOptions = {}): TaskSpec[] {
   const modelKind = options.modelKind ?? "instruct";
@@ -41,11 +47,12 @@ export function toTaskSpecs(loaded: LoadedConfigs, options: ToTaskSpecsOptions =
     (modelKind === "base" ? options.constants?.base_models_skip_tasks : options.constants?.instruct_models_skip_tasks) ?? [],
   );
   const specs: TaskSpec[] = [];
+  const files: FileCheckCache = new Map();
   for (const task of selected) {
     if (skip.has(task.key)) continue;
     for (const [language, langConfig] of Object.entries(task.config.languages)) {
       if (options.languages && !options.languages.includes(language)) continue;
-      specs.push(buildSpec(task, language, langConfig, modelKind, options.constants));
+      specs.push(buildSpec(task, language, langConfig, modelKind, options.constants, files));
     }
   }
   return specs;
@@ -93,6 +100,7 @@ function buildSpec(
   lang: SeaHelmLanguageConfig,
   modelKind: "instruct" | "base",
   constants: SeaHelmConstants | undefined,
+  files: FileCheckCache,
 ): TaskSpec {
   const config = task.config;
   const notes: string[] = [];
@@ -106,12 +114,12 @@ function buildSpec(
     // Generated on the fly upstream (NIAH/CWE); no yardstick dataloader exists for it yet.
     data = { id: `seahelm:${config.dataloader_class ?? "generated"}`, options: { language, ...syntheticParams(config) } };
   } else {
-    const r = dataRefFor(lang.filepath, task.file, language, "eval", localOptions);
+    const r = dataRefFor(lang.filepath, task.file, language, "eval", localOptions, files);
     data = r.ref;
     dataMissing = r.missing === true;
   }
   let examples: PluginRef | undefined;
-  if (lang.example_filepath) examples = dataRefFor(lang.example_filepath, task.file, language, "examples", localOptions).ref;
+  if (lang.example_filepath) examples = dataRefFor(lang.example_filepath, task.file, language, "examples", localOptions, files).ref;
 
   let fewshot = fewshotFor(config, modelKind, constants, notes);
   if (fewshot > 0 && !examples) {
@@ -122,7 +130,7 @@ function buildSpec(
 
   const metricClass = config.metric_class;
   const metricOptions: Record<string, unknown> = {};
-  for (const key of METRIC_SWITCHES) if (config[key] !== undefined) metricOptions[key] = config[key];
+  for (const [key, option] of Object.entries(METRIC_SWITCHES)) if (config[key] !== undefined) metricOptions[option] = config[key];
   let metrics: PluginRef[] = [{ id: metricIdForClass(metricClass), options: metricOptions }];
   const mode = answerTagMode(metricClass, tag);
   let postprocessors: PluginRef[] = [{ id: "seahelm-answer-tag", options: { tag: tag ?? "", mode } }];
