@@ -285,18 +285,45 @@ describe("openai-compatible: retries", () => {
 
 describe("openai-compatible: concurrency and endpoints", () => {
   it("halves the limit once per 429 episode and grows back on successes", async () => {
-    // Retry-After 0.1 s lets all eight 429s arrive before the first retry is sent.
-    const s = await dev({ faults: { script: Array(8).fill("429"), retryAfterSeconds: 0.1 } });
-    const p = provider(s, { maxConcurrency: 8, concurrencyIncreaseEvery: 2 });
+    // The first 8 requests are held until all 8 have arrived, then all get a 429: a deterministic
+    // "burst of 429s while 8 requests are in flight". Later requests are answered at once.
+    let arrived = 0;
+    const held: (() => void)[] = [];
+    const url = await rawServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        if (++arrived <= 8) {
+          held.push(() => {
+            res.writeHead(429, { "content-type": "application/json", "retry-after": "0" });
+            res.end('{"error":{"message":"slow down"}}');
+          });
+          if (held.length === 8) for (const release of held) release();
+          return;
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ choices: [{ index: 0, message: { content: "ok" }, finish_reason: "stop" }] }));
+      });
+    });
+    const p = createOpenAICompatible({ modelId: "m", baseURL: url, maxConcurrency: 8, concurrencyIncreaseEvery: 2 });
+    cleanups.push(() => p.close());
     expect(p.limiter.limit).toBe(8);
     const first = await Promise.all(Array.from({ length: 8 }, (_, i) => p.generate(ask(`q${i}`))));
-    expect(first.map((r) => r.text)).toEqual(Array.from({ length: 8 }, (_, i) => `q${i}`));
-    // All 8 were in flight when the 429s came back: one decrease, not eight.
+    expect(first.every((r) => r.text === "ok")).toBe(true);
+    // All 8 were in flight when the 429s came back: one decrease (8 → 4), not eight.
     expect(p.limiter.decreases).toBe(1);
-    expect(p.limiter.limit).toBe(4 + 4); // 8 successes at +1 per 2
-    await Promise.all(Array.from({ length: 8 }, () => p.generate(ask("more"))));
+    // Then 8 successes at +1 per 2 successes: back to 8.
     expect(p.limiter.limit).toBe(8);
+    expect(arrived).toBe(16);
     expect(p.limiter.inFlight).toBe(0);
+  });
+
+  it("halves again when requests admitted after a decrease are still rate limited", async () => {
+    const s = await dev({ faults: { script: ["429", "429", "429"], retryAfterSeconds: 0 } });
+    const p = provider(s, { maxConcurrency: 16, concurrencyIncreaseEvery: 100 });
+    expect((await p.generate(ask("x"))).text).toBe("x");
+    // One request, retried three times after a 429 each: every 429 is a new episode.
+    expect(p.limiter.decreases).toBe(3);
+    expect(p.limiter.limit).toBe(2);
   });
 
   it("never has more requests in flight than the limit", async () => {
