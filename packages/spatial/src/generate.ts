@@ -71,8 +71,14 @@ export function generateCanvas(options: ResolvedOptions, index: number): CanvasR
   const name = `canvas_${options.shapes}_${index}`;
   const rng = createRng(`${optionsFingerprint(options)}:${index}`);
   let lastReason = "";
+  const tasks = options.tasks.map((t) => TASKS_BY_NAME[t]);
   for (let attempt = 0; attempt < MAX_CANVAS_ATTEMPTS; attempt++) {
     const shapes = sampleShapes(options.shapes, rng, name);
+    const refusing = tasks.find((t) => t.accepts !== undefined && !t.accepts(shapes, options.mode));
+    if (refusing !== undefined) {
+      lastReason = `${refusing.name} cannot use the canvas`;
+      continue;
+    }
     try {
       return buildRecord(options, index, name, shapes, rng);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { bbox, type Shape, shapeMeasure } from "./shape.js";
+import { type BBox, bbox, type Shape, shapeMeasure } from "./shape.js";
 
 /**
  * Exact intersection of shapes as closed convex polygons (touching counts as intersecting).
@@ -9,17 +9,16 @@ export type Polygon = readonly (readonly [number, number])[];
 
 const CIRCLE_SEGMENTS = 64;
 const SQRT3 = Math.sqrt(3);
+const UNIT_CIRCLE = Array.from({ length: CIRCLE_SEGMENTS }, (_, k) => {
+  const a = (2 * Math.PI * k) / CIRCLE_SEGMENTS;
+  return [Math.cos(a), Math.sin(a)] as const;
+});
 
 export function shapePolygon(shape: Shape): Polygon {
   const [cx, cy] = shape.center;
   const m = shapeMeasure(shape);
   if (shape.kind === "Circle") {
-    const pts: [number, number][] = [];
-    for (let k = 0; k < CIRCLE_SEGMENTS; k++) {
-      const a = (2 * Math.PI * k) / CIRCLE_SEGMENTS;
-      pts.push([cx + m * Math.cos(a), cy + m * Math.sin(a)]);
-    }
-    return pts;
+    return UNIT_CIRCLE.map(([c, s]) => [cx + m * c, cy + m * s] as const);
   }
   if (shape.kind === "Square") {
     const b = bbox(shape);
@@ -68,10 +67,12 @@ export function polygonsIntersect(a: Polygon, b: Polygon): boolean {
   return !separatedAlongEdges(a, b) && !separatedAlongEdges(b, a);
 }
 
+/** Disjoint boxes cannot intersect: the cheap test that settles almost every pair. */
+export function boxesTouch(ba: BBox, bb: BBox): boolean {
+  return !(ba.right < bb.left || bb.right < ba.left || ba.top < bb.bottom || bb.top < ba.bottom);
+}
+
 export function shapesIntersect(a: Shape, b: Shape, polyA?: Polygon, polyB?: Polygon): boolean {
-  const ba = bbox(a);
-  const bb = bbox(b);
-  // Cheap rejection first: disjoint boxes cannot intersect.
-  if (ba.right < bb.left || bb.right < ba.left || ba.top < bb.bottom || bb.top < ba.bottom) return false;
+  if (!boxesTouch(bbox(a), bbox(b))) return false;
   return polygonsIntersect(polyA ?? shapePolygon(a), polyB ?? shapePolygon(b));
 }

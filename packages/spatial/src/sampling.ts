@@ -1,8 +1,8 @@
 import { COLORS, COMBINATION_COUNT, SHAPE_KINDS, SIZES, X_MAX, X_MIN, Y_MAX, Y_MIN } from "./constants.js";
 import { SpatialGenerationError } from "./errors.js";
-import { type Polygon, shapePolygon, shapesIntersect } from "./geometry.js";
+import { boxesTouch, type Polygon, polygonsIntersect, shapePolygon } from "./geometry.js";
 import type { Rng } from "./random.js";
-import { inBounds, type Shape, shapeLabel } from "./shape.js";
+import { type BBox, bbox, type Shape, shapeLabel } from "./shape.js";
 
 /** Random draws per shape before falling back to enumerating every free position. */
 const DRAWS_BEFORE_ENUMERATION = 2000;
@@ -28,11 +28,17 @@ export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
   }
   const combos = rng.shuffle(allCombinations());
   const placed: Shape[] = [];
+  const boxes: BBox[] = [];
   const polys: Polygon[] = [];
   const fits = (candidate: Shape): boolean => {
-    if (!inBounds(candidate)) return false;
-    const poly = shapePolygon(candidate);
-    for (let k = 0; k < placed.length; k++) if (shapesIntersect(candidate, placed[k]!, poly, polys[k])) return false;
+    const box = bbox(candidate);
+    if (box.left < X_MIN || box.right > X_MAX || box.bottom < Y_MIN || box.top > Y_MAX) return false;
+    let poly: Polygon | undefined;
+    for (let k = 0; k < placed.length; k++) {
+      if (!boxesTouch(box, boxes[k]!)) continue;
+      poly ??= shapePolygon(candidate);
+      if (polygonsIntersect(poly, polys[k]!)) return false;
+    }
     return true;
   };
   for (let j = 0; j < n; j++) {
@@ -57,6 +63,7 @@ export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
       chosen = rng.choice(free);
     }
     placed.push(chosen);
+    boxes.push(bbox(chosen));
     polys.push(shapePolygon(chosen));
   }
   return placed;

@@ -1,5 +1,5 @@
 import type { Color, ShapeKind, Size } from "./constants.js";
-import { X_MAX, X_MIN, Y_MAX, Y_MIN } from "./constants.js";
+import { COLORS, SHAPE_KINDS, SIZES, X_MAX, X_MIN, Y_MAX, Y_MIN } from "./constants.js";
 
 /** One shape on the canvas. Centres are integers; the origin is the canvas centre and y grows up. */
 export interface Shape {
@@ -47,9 +47,17 @@ export function bbox(shape: Shape): BBox {
   }
 }
 
+/** Every label, precomputed: labels are looked up very often while writing descriptions. */
+const LABELS = Object.fromEntries(
+  SHAPE_KINDS.map((kind) => [
+    kind,
+    Object.fromEntries(COLORS.map((color) => [color, Object.fromEntries(SIZES.map((size) => [size, `${size} ${color} ${kind}`.toLowerCase()]))])),
+  ]),
+) as Record<ShapeKind, Record<Color, Record<Size, string>>>;
+
 /** `"large red circle"`: size, colour and kind in lowercase. */
 export function shapeLabel(shape: Pick<Shape, "kind" | "color" | "size">): string {
-  return `${shape.size} ${shape.color} ${shape.kind}`.toLowerCase();
+  return LABELS[shape.kind][shape.color][shape.size];
 }
 
 /** Identity ignores position, as upstream's __eq__/__hash__ do. */

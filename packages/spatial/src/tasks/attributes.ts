@@ -8,7 +8,13 @@ export interface AttributeQuery {
 }
 
 /** Every (kind|any, size|any, colour|any) query except the all-any one: 59, in upstream's order. */
-export function attributeQueries(): AttributeQuery[] {
+export function attributeQueries(): readonly AttributeQuery[] {
+  return QUERIES;
+}
+
+const QUERIES: readonly AttributeQuery[] = buildQueries();
+
+function buildQueries(): AttributeQuery[] {
   const out: AttributeQuery[] = [];
   for (const kind of [...SHAPE_KINDS, undefined])
     for (const size of [...SIZES, undefined])

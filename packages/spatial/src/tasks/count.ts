@@ -2,6 +2,8 @@ import { SpatialGenerationError } from "../errors.js";
 import { adjectives, attributeQueries, matches } from "./attributes.js";
 import type { QA, SpatialTask } from "./types.js";
 
+const QUESTIONS = attributeQueries().map((q) => `How many ${adjectives(q)}${q.kind ? `${q.kind.toLowerCase()}s` : "shapes"} are there?`);
+
 export const countTask: SpatialTask = {
   name: "count",
   selectExpected(index, total, mode) {
@@ -9,10 +11,11 @@ export const countTask: SpatialTask = {
     return index % 4 === 0 ? 0 : "non-zero";
   },
   generate(ctx, expected) {
-    const qa: QA[] = attributeQueries().map((q) => [
-      `How many ${adjectives(q)}${q.kind ? `${q.kind.toLowerCase()}s` : "shapes"} are there?`,
-      ctx.shapes.filter((s) => matches(s, q)).length,
-    ]);
+    const qa: QA[] = attributeQueries().map((q, k) => {
+      let n = 0;
+      for (const s of ctx.shapes) if (matches(s, q)) n++;
+      return [QUESTIONS[k]!, n];
+    });
     if (expected === undefined) return { questions: ctx.rng.sample(qa, 3) };
     const pool = qa.filter(([, a]) => (expected === 0 ? a === 0 : a !== 0));
     if (pool.length === 0) {

@@ -8,14 +8,13 @@ export function existenceQuestion(q: ReturnType<typeof attributeQueries>[number]
   return `Is there a ${adjectives(q)}${q.kind.toLowerCase()}?`;
 }
 
+const QUESTIONS = attributeQueries().map(existenceQuestion);
+
 export const existenceTask: SpatialTask = {
   name: "existence",
   selectExpected: yesNoBalance,
   generate(ctx, expected) {
-    const qa: QA[] = attributeQueries().map((q) => [
-      existenceQuestion(q),
-      ctx.shapes.some((s) => matches(s, q)) ? "Yes" : "No",
-    ]);
+    const qa: QA[] = attributeQueries().map((q, k) => [QUESTIONS[k]!, ctx.shapes.some((s) => matches(s, q)) ? "Yes" : "No"]);
     if (expected === undefined) return { questions: ctx.rng.sample(qa, 3) };
     const pool = qa.filter(([, a]) => a === expected);
     if (pool.length === 0) {

@@ -134,6 +134,9 @@ function generateFixed(ctx: TaskContext): TaskOutput {
 export const transitivityTask: SpatialTask = {
   name: "transitivity",
   selectExpected: () => undefined,
+  accepts(shapes, mode) {
+    return mode === "compat" || shapes.length < 3 || strictChain(shapes, "horizontal") !== undefined || strictChain(shapes, "vertical") !== undefined;
+  },
   generate(ctx) {
     if (ctx.shapes.length < 3) return undefined;
     return ctx.mode === "compat" ? generateCompat(ctx) : generateFixed(ctx);

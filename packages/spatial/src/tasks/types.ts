@@ -29,6 +29,11 @@ export interface SpatialTask {
   readonly name: TaskName;
   /** The balanced answer for item i of n; undefined when the task is not balanced. */
   selectExpected(index: number, total: number, mode: Mode): ExpectedAnswer | undefined;
+  /**
+   * Optional cheap, deterministic test run right after sampling: false redraws the canvas before any
+   * text is built (fixed transitivity needs shapes that form a strict chain).
+   */
+  accepts?(shapes: readonly Shape[], mode: Mode): boolean;
   /** undefined when the task does not apply to this canvas (e.g. transitivity with 2 shapes). */
   generate(ctx: TaskContext, expected: ExpectedAnswer | undefined): TaskOutput | undefined;
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Canvases per second of `yardstick spatial generate` (all six tasks, files written), for 3 and 7
+// shapes and each output format. Imports the built package: run `npx tsc --build packages/spatial` first.
+// Usage: node bench/spatial/run.mjs [--count N] [--repeats R]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir, cpus } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { writeDataset } from "../../packages/spatial/dist/index.js";
+
+const { values } = parseArgs({ options: { count: { type: "string", default: "5000" }, repeats: { type: "string", default: "3" } } });
+const count = Number(values.count);
+const repeats = Number(values.repeats);
+const root = mkdtempSync(join(tmpdir(), "bench-spatial-"));
+const rows = [];
+try {
+  for (const shapes of [3, 7]) {
+    for (const [format, images] of [["original", false], ["seahelm", false], ["ultraeval", false], ["seahelm", true]]) {
+      const rates = [];
+      for (let r = 0; r < repeats; r++) {
+        const out = join(root, `${shapes}-${format}-${images}-${r}`);
+        const t0 = performance.now();
+        await writeDataset(out, { shapes, count, seed: `bench-${r}`, format, images });
+        const seconds = (performance.now() - t0) / 1000;
+        rates.push(count / seconds);
+        rmSync(out, { recursive: true, force: true });
+      }
+      rates.sort((a, b) => a - b);
+      const median = rates[Math.floor(rates.length / 2)];
+      rows.push({ shapes, format: images ? `${format} --images` : format, median: Math.round(median), min: Math.round(rates[0]), max: Math.round(rates.at(-1)) });
+    }
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${count} canvases per run, ${repeats} runs`);
+console.log("| shapes | format | canvases/s (median) | min | max |");
+console.log("|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.shapes} | ${r.format} | ${r.median} | ${r.min} | ${r.max} |`);

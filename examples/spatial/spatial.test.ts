@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM script without type declarations
+import { evaluateWithRunner, main } from "./run.mjs";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("examples/spatial", () => {
+  it("generates a seeded benchmark, audits it and scores the solver far above the baseline", async () => {
+    const logs: string[] = [];
+    const { dir, local } = await main(["--count", "12", "--seed", "7", "--no-runner"], (line: string) => logs.push(line));
+    dirs.push(dir);
+    const files = readdirSync(dir);
+    expect(files).toContain("config.yaml");
+    expect(files).toContain("spatial-existence.jsonl");
+    expect(files).toContain("spatial-existence-image.jsonl");
+    expect(files.filter((f) => f.endsWith(".jsonl"))).toHaveLength(11);
+    expect(readdirSync(join(dir, "images")).filter((f) => f.endsWith(".png"))).toHaveLength(12);
+    const row = JSON.parse(readFileSync(join(dir, "spatial-count.jsonl"), "utf8").split("\n")[0]!);
+    expect(row.metadata.task).toBe("count");
+    expect(logs.join("\n")).toMatch(/audit of .*: \d+ questions, \d+ issues/);
+    expect(local.solver.text.strict).toBe(100);
+    expect(local.solver.text.lenient).toBe(100);
+    expect(local.baseline.text.strict).toBeLessThan(60);
+    // The solver reads text only, so on image prompts it can only guess.
+    expect(local.solver.image.samples).toBe(12 * 5);
+    expect(local.solver.image.strict).toBeLessThan(local.solver.text.strict);
+  });
+
+  it("evaluates through `yardstick run` and the dev server when the runner is built", async () => {
+    const logs: string[] = [];
+    const { dir } = await main(["--count", "4", "--seed", "3", "--no-runner"], () => {});
+    dirs.push(dir);
+    const results = await evaluateWithRunner(dir, (line: string) => logs.push(line));
+    if (results === undefined) {
+      console.log(logs.join("\n"));
+      expect(logs.join("\n")).toMatch(/SKIPPED/);
+      return;
+    }
+    expect(Object.keys(results)).toEqual(["spatial-solver", "baseline"]);
+    for (const r of Object.values(results) as { out: string }[]) dirs.push(r.out);
+  });
+});
