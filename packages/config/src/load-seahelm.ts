@@ -8,7 +8,7 @@
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { ConfigError, YardstickError } from "@yardstick/core";
+import { ConfigError } from "@yardstick/core";
 import { isScalar } from "yaml";
 import { findConfigFiles, nearestTasksRoot } from "./find-configs.js";
 import { createResolver, type KeyPath, type Position, parseInterpolation, parseRefPath } from "./interpolate.js";
@@ -71,7 +71,6 @@ export async function loadSeaHelmConfigsCollecting(
         errors.push(e);
         return undefined;
       }
-      if (YardstickError.isInstance(e)) throw e;
       throw e;
     }
   };
