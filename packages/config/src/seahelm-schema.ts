@@ -16,6 +16,8 @@ export const yardstickExtensionSchema = z.strictObject({
   postprocessors: z.array(pluginRef).optional(),
   mainScore: z.string().min(1).optional(),
   labels: z.array(z.string()).optional(),
+  /** Plugin packages (npm names) that provide the ids above, loaded by the runner with `import()`. */
+  plugins: z.array(z.string().min(1)).optional(),
 });
 
 export const promptTemplateSchema = z.looseObject({

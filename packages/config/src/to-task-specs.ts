@@ -154,6 +154,7 @@ function buildSpec(
   if (lang.filepath !== null) extra.filepath = lang.filepath;
   if (dataMissing) extra.dataMissing = true;
   if (notes.length > 0) extra.notes = notes;
+  if (ext?.plugins) extra.plugins = ext.plugins;
 
   const base = modelKind === "base";
   const spec: TaskSpec = {

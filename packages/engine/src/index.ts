@@ -1,1 +1,9 @@
-export {};
+export * from "./aggregate.js";
+export * from "./canonical-json.js";
+export * from "./evaluate.js";
+export * from "./pool.js";
+export * from "./progress.js";
+export * from "./request-cache.js";
+export * from "./run-store.js";
+export * from "./summary.js";
+export * from "./fingerprint.js";

@@ -3,6 +3,7 @@ import { seahelmMetrics } from "./seahelm/index.js";
 import { textMetrics } from "./text/index.js";
 import { ultraevalMetrics } from "./ultraeval/index.js";
 
+export * from "./score-cli/index.js";
 export * from "./seahelm/index.js";
 export * from "./stats/index.js";
 export * from "./text/index.js";

@@ -1,2 +1,14 @@
 #!/usr/bin/env node
-export {};
+import { main } from "./main.js";
+import { processIO } from "./io.js";
+
+main(process.argv.slice(2), processIO()).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // main() already reports every error; this is a last line of defence.
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

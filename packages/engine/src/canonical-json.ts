@@ -1,0 +1,30 @@
+import { createHash } from "node:crypto";
+
+/**
+ * JSON with object keys sorted at every level, so equal values always serialise (and hash) the same
+ * way. `undefined` object members are dropped, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function sha256(text: string | Buffer): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export function hashCanonical(value: unknown): string {
+  return sha256(canonicalJson(value));
+}

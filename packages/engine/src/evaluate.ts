@@ -1,0 +1,404 @@
+import {
+  ApiCallError,
+  type ChatMessage,
+  ConfigError,
+  type MetricInput,
+  type ModelErrorRecord,
+  type ModelProviderV1,
+  type ModelRequest,
+  type ModelResponse,
+  type PromptBuilderV1,
+  type Registry,
+  type Sample,
+  type TaskSpec,
+  YardstickError,
+} from "@yardstick/core";
+import { type TaskResult, aggregateResults, type ResultsTree } from "./aggregate.js";
+import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
+import { forEachConcurrent } from "./pool.js";
+import { type ProgressReporter, silentProgress } from "./progress.js";
+import type { RequestCache } from "./request-cache.js";
+import type { ResponseRecord, RunStore } from "./run-store.js";
+import { type ScoreSummary, type Summarize, simpleSummary } from "./summary.js";
+
+export interface EvaluationSettings {
+  tasks: readonly TaskSpec[];
+  registry: Registry;
+  model: ModelProviderV1;
+  store: RunStore;
+  /** Omit (or pass undefined) to bypass the cache. */
+  cache?: RequestCache;
+  /** Samples in flight at once (default 16); the provider may apply its own adaptive limit. */
+  concurrency?: number;
+  /** Evaluate only the first N samples of each task. */
+  limit?: number;
+  seed?: number;
+  /** Relative data paths are resolved against this folder. */
+  baseDir?: string;
+  progress?: ProgressReporter;
+  signal?: AbortSignal;
+  /** Computes n, stderr and a confidence interval of per-sample scores (injected: see @yardstick/metrics). */
+  summarize?: Summarize;
+  log?: (message: string) => void;
+}
+
+export interface TaskOutcome extends TaskResult {
+  samples: number;
+  errors: number;
+  fromStore: number;
+  fromCache: number;
+  sent: number;
+  summary?: ScoreSummary;
+  /** Set when the task could not be scored (e.g. its metric is not installed). */
+  failure?: string;
+}
+
+export interface EvaluationResult {
+  results: ResultsTree;
+  tasks: TaskOutcome[];
+  aborted: boolean;
+}
+
+interface TurnState {
+  text?: string;
+  error?: ModelErrorRecord;
+  choiceLogprobs?: number[];
+}
+
+/**
+ * The hash of what was sent, as the dev server of @yardstick/testing counts it in `/stats`:
+ * sha256 of the canonical `{messages: [{role, content}]}` or `{prompt}`.
+ */
+export function promptHashOf(request: ModelRequest): string {
+  return request.kind === "chat"
+    ? sha256(canonicalJson({ messages: request.messages.map((m) => ({ role: m.role, content: m.content })) }))
+    : sha256(canonicalJson({ prompt: request.prompt }));
+}
+
+export function requestKey(modelIdentity: string, request: ModelRequest): string {
+  return hashCanonical({ model: modelIdentity, request });
+}
+
+/** Runs every task: stream samples, build prompts, consult the store and cache, call the model, score, aggregate. */
+export async function runEvaluation(settings: EvaluationSettings): Promise<EvaluationResult> {
+  const { registry, model, store } = settings;
+  const progress = settings.progress ?? silentProgress;
+  const summarize = settings.summarize ?? simpleSummary;
+  const identity = model.identity();
+
+  // Resume: the latest stored record of each (task, sample, turn) wins; errors are retried.
+  const stored = new Map<string, Map<string, TurnState[]>>();
+  for await (const rec of store.readResponses()) {
+    let byTask = stored.get(rec.task);
+    if (!byTask) stored.set(rec.task, (byTask = new Map()));
+    let turns = byTask.get(rec.sample);
+    if (!turns) byTask.set(rec.sample, (turns = []));
+    turns[rec.turn - 1] = compactTurn(rec);
+  }
+
+  const outcomes: TaskOutcome[] = [];
+  for (const task of settings.tasks) {
+    if (settings.signal?.aborted) break;
+    outcomes.push(await runTask(task, stored.get(task.key) ?? new Map()));
+    stored.delete(task.key);
+  }
+  const aborted = settings.signal?.aborted === true;
+  const results = aggregateResults(outcomes);
+  return { results, tasks: outcomes, aborted };
+
+  async function runTask(task: TaskSpec, previous: Map<string, TurnState[]>): Promise<TaskOutcome> {
+    const loader = registry.get("dataloaders", task.data.id);
+    const builder = registry.get("promptBuilders", task.prompt.id);
+    const dataCtx = { baseDir: settings.baseDir, task, signal: settings.signal };
+    const dataOptions = task.data.options ?? {};
+    const limit = settings.limit;
+
+    // First pass: count samples and gather the label set (the answer-tag postprocessor, the
+    // classification metrics and the baselines need it before the first request).
+    let total = 0;
+    const labelCounts = new Map<string, number>();
+    for await (const s of loader.load(dataOptions, dataCtx)) {
+      if (limit !== undefined && total >= limit) break;
+      total++;
+      if (typeof s.label === "string") labelCounts.set(s.label, (labelCounts.get(s.label) ?? 0) + 1);
+    }
+    const labels = task.labels ?? (labelCounts.size > 0 ? [...labelCounts.keys()].sort() : undefined);
+    const effective: TaskSpec = {
+      ...task,
+      labels,
+      extra: { ...task.extra, labelCounts: Object.fromEntries(labelCounts) },
+    };
+    const examples = await loadExamples(effective);
+
+    const outcome: TaskOutcome = {
+      key: task.key,
+      name: task.name,
+      language: task.language,
+      competency: task.competency,
+      aggregationGroup: task.aggregationGroup,
+      mainScore: task.mainScore,
+      main: undefined,
+      metrics: {},
+      samples: 0,
+      errors: 0,
+      fromStore: 0,
+      fromCache: 0,
+      sent: 0,
+    };
+    const finals = new Map<string, { sample: Sample; turn: TurnState }>();
+    const turnsPerSample = Math.max(1, task.turns ?? 1);
+    progress.startTask(task.key, total);
+
+    async function* limited(): AsyncGenerator<Sample> {
+      let n = 0;
+      for await (const s of loader.load(dataOptions, dataCtx)) {
+        if (limit !== undefined && n >= limit) return;
+        n++;
+        yield s;
+      }
+    }
+
+    await forEachConcurrent(
+      limited(),
+      settings.concurrency ?? 16,
+      async (sample) => {
+        const prior = previous.get(sample.id) ?? [];
+        const responses: string[] = [];
+        let last: TurnState = {};
+        let allStored = true;
+        for (let turn = 1; turn <= turnsPerSample; turn++) {
+          const kept = prior[turn - 1];
+          if (kept && kept.error === undefined) {
+            last = kept;
+          } else {
+            allStored = false;
+            last = await answerTurn(effective, builder, sample, examples, turn, responses);
+          }
+          if (last.error) break;
+          responses.push(last.text ?? "");
+        }
+        finals.set(sample.id, { sample, turn: last });
+        if (allStored) outcome.fromStore++;
+        progress.advance(1, allStored);
+      },
+      settings.signal,
+    );
+    progress.endTask();
+
+    async function answerTurn(
+      t: TaskSpec,
+      b: PromptBuilderV1,
+      sample: Sample,
+      exs: Sample[],
+      turn: number,
+      previousResponses: string[],
+    ): Promise<TurnState> {
+      const input = { sample, task: t, examples: exs, turn, previousResponses };
+      if (t.mode === "loglikelihood") return answerLoglikelihood(t, b, input);
+      const built = b.build(input, t.prompt.options ?? {});
+      const request: ModelRequest =
+        typeof built === "string"
+          ? { kind: "completion", prompt: built, params: t.generation }
+          : { kind: "chat", messages: built as ChatMessage[], params: t.generation };
+      const key = requestKey(identity, request);
+      const base = { task: t.key, sample: sample.id, turn, key, promptHash: promptHashOf(request) };
+      const cached = settings.cache?.get(key) as ModelResponse | undefined;
+      if (cached) {
+        outcome.fromCache++;
+        store.append({ ...base, cached: true, ...responseFields(cached), time: new Date().toISOString() });
+        return { text: cached.text };
+      }
+      outcome.sent++;
+      try {
+        const response = await model.generate(request, { sample, task: t, signal: settings.signal });
+        settings.cache?.put(key, identity, slimResponse(response));
+        store.append({ ...base, cached: false, ...responseFields(response), time: new Date().toISOString() });
+        return { text: response.text };
+      } catch (err) {
+        const error = toErrorRecord(err);
+        store.append({ ...base, cached: false, error, time: new Date().toISOString() });
+        return { error };
+      }
+    }
+
+    async function answerLoglikelihood(
+      t: TaskSpec,
+      b: PromptBuilderV1,
+      input: { sample: Sample; task: TaskSpec; examples: Sample[]; turn: number; previousResponses: string[] },
+    ): Promise<TurnState> {
+      if (!b.buildChoices) throw new ConfigError(`prompt builder "${b.id}" cannot build loglikelihood choices`, { keyPath: [t.key, "prompt"] });
+      if (!model.loglikelihood) throw new ConfigError(`model provider "${model.id}" cannot score loglikelihoods`, { keyPath: [t.key, "mode"] });
+      const { context, continuations } = b.buildChoices(input, t.prompt.options ?? {});
+      const request = { kind: "loglikelihood", context, continuations };
+      const key = hashCanonical({ model: identity, request });
+      const base = { task: t.key, sample: input.sample.id, turn: input.turn, key, promptHash: sha256(canonicalJson({ prompt: context })) };
+      const cached = settings.cache?.get(key) as number[] | undefined;
+      if (cached) {
+        outcome.fromCache++;
+        store.append({ ...base, cached: true, choiceLogprobs: cached, time: new Date().toISOString() });
+        return { choiceLogprobs: cached };
+      }
+      outcome.sent++;
+      try {
+        const scores: number[] = [];
+        for (const continuation of continuations) {
+          const r = await model.loglikelihood!({ context, continuation }, { sample: input.sample, task: t, signal: settings.signal });
+          scores.push(r.logprob);
+        }
+        settings.cache?.put(key, identity, scores);
+        store.append({ ...base, cached: false, choiceLogprobs: scores, time: new Date().toISOString() });
+        return { choiceLogprobs: scores };
+      } catch (err) {
+        const error = toErrorRecord(err);
+        store.append({ ...base, cached: false, error, time: new Date().toISOString() });
+        return { error };
+      }
+    }
+
+    if (settings.signal?.aborted) return outcome;
+    await scoreTask(effective, finals, outcome);
+    return outcome;
+  }
+
+  async function loadExamples(task: TaskSpec): Promise<Sample[]> {
+    if (task.fewshot <= 0 || !task.examples) return [];
+    const loader = registry.get("dataloaders", task.examples.id);
+    const out: Sample[] = [];
+    for await (const s of loader.load(task.examples.options ?? {}, { baseDir: settings.baseDir, task })) {
+      out.push(s);
+      if (out.length >= task.fewshot) break;
+    }
+    return out;
+  }
+
+  async function scoreTask(
+    task: TaskSpec,
+    finals: Map<string, { sample: Sample; turn: TurnState }>,
+    outcome: TaskOutcome,
+  ): Promise<void> {
+    // The response-evaluation steps of SEA-HELM's guide: handle errors, postprocess, count, score.
+    const inputs: MetricInput[] = [];
+    const responseCounts = new Map<string, number>();
+    for (const { sample, turn } of finals.values()) {
+      outcome.samples++;
+      if (turn.error) {
+        outcome.errors++;
+        if (task.errorResponses === "drop") continue;
+      }
+      let prediction: unknown;
+      const raw = turn.text ?? "";
+      if (turn.choiceLogprobs) {
+        prediction = turn.choiceLogprobs;
+      } else {
+        let text = turn.error ? "" : raw;
+        for (const ref of task.postprocessors) {
+          text = registry.get("postprocessors", ref.id).process(text, ref.options ?? {}, { sample, task });
+        }
+        prediction = text;
+        responseCounts.set(text, (responseCounts.get(text) ?? 0) + 1);
+      }
+      inputs.push({
+        sampleId: sample.id,
+        prediction,
+        reference: sample.label,
+        rawResponse: raw,
+        sample,
+        ...(turn.error ? { error: turn.error.message } : {}),
+      });
+    }
+
+    const scores: Record<string, unknown> = {};
+    const perSample = new Map<string, Record<string, number>>();
+    try {
+      for (const ref of task.metrics) {
+        const metric = registry.get("metrics", ref.id);
+        const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: settings.seed, signal: settings.signal });
+        for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
+        if (result.details) scores[`${ref.id}.details`] = result.details;
+        for (const s of result.perSample) {
+          const row = perSample.get(s.sampleId) ?? {};
+          for (const [k, v] of Object.entries(s.scores)) row[k in row ? `${ref.id}.${k}` : k] = v;
+          perSample.set(s.sampleId, row);
+        }
+      }
+    } catch (err) {
+      if (!YardstickError.isInstance(err)) throw err;
+      outcome.failure = err.message;
+      settings.log?.(`task ${task.key}: ${err.message}`);
+    }
+
+    const main = scores[task.mainScore];
+    outcome.main = typeof main === "number" ? main : undefined;
+    const perSampleKey = pickPerSampleKey(task.mainScore, perSample);
+    if (perSampleKey) {
+      const values: number[] = [];
+      for (const row of perSample.values()) {
+        const v = row[perSampleKey];
+        if (typeof v === "number" && Number.isFinite(v)) values.push(v);
+      }
+      if (values.length > 0) outcome.summary = { ...summarize(values, settings.seed ?? 1234), key: perSampleKey };
+    }
+    // The most frequent answers, keys cut to a readable length (the full texts are in scores/).
+    const topResponses = [...responseCounts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([text, count]) => [text.length > 120 ? `${text.slice(0, 117)}...` : text, count] as const);
+    outcome.metrics = {
+      ...scores,
+      n: outcome.samples,
+      ...(outcome.summary ? { stderr: outcome.summary.stderr, ci: outcome.summary.ci, score_key: outcome.summary.key } : {}),
+      errors: outcome.errors,
+      distinct_responses: responseCounts.size,
+      response_counts: Object.fromEntries(topResponses),
+      ...(outcome.failure ? { failure: outcome.failure } : {}),
+    };
+    await store.writeScores(
+      task.key,
+      inputs.map((i) => ({ sample: i.sampleId, prediction: i.prediction, scores: perSample.get(i.sampleId) ?? {} })),
+    );
+  }
+}
+
+function pickPerSampleKey(mainScore: string, perSample: Map<string, Record<string, number>>): string | undefined {
+  const first = perSample.values().next();
+  if (first.done) return undefined;
+  const keys = Object.keys(first.value);
+  return keys.includes(mainScore) ? mainScore : keys[0];
+}
+
+function compactTurn(rec: ResponseRecord): TurnState {
+  if (rec.error) return { error: rec.error };
+  if (rec.choiceLogprobs) return { choiceLogprobs: rec.choiceLogprobs };
+  return { text: rec.text ?? "" };
+}
+
+function responseFields(r: ModelResponse): Partial<ResponseRecord> {
+  return {
+    text: r.text,
+    finishReason: r.finishReason,
+    ...(r.reasoningContent !== undefined ? { reasoningContent: r.reasoningContent } : {}),
+    ...(r.usage ? { usage: { promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, totalTokens: r.usage.totalTokens } } : {}),
+    ...(r.latencyMs !== undefined ? { latencyMs: Math.round(r.latencyMs) } : {}),
+  };
+}
+
+/** What the cache keeps: everything but the latency of the attempt that produced it. */
+function slimResponse(r: ModelResponse): ModelResponse {
+  const { latencyMs: _ignored, ...rest } = r;
+  return rest;
+}
+
+export function toErrorRecord(err: unknown): ModelErrorRecord {
+  if (ApiCallError.isInstance(err)) {
+    const attempts = /after (\d+) attempts?/.exec(err.message)?.[1];
+    return {
+      message: err.message,
+      ...(err.status !== undefined ? { status: err.status } : {}),
+      kind: err.status !== undefined ? "api" : /timed? ?out/i.test(err.message) ? "timeout" : "network",
+      attempts: attempts ? Number(attempts) : 1,
+    };
+  }
+  if (YardstickError.isInstance(err)) throw err;
+  const message = err instanceof Error ? err.message : String(err);
+  return { message, kind: "other", attempts: 1 };
+}

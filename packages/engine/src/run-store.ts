@@ -1,0 +1,163 @@
+import { createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
+import { mkdir, open, readFile, rename, stat, truncate, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { ConfigError, type ModelErrorRecord } from "@yardstick/core";
+
+/** One line of `responses.jsonl`: the outcome of one request for one turn of one sample. */
+export interface ResponseRecord {
+  task: string;
+  sample: string;
+  turn: number;
+  /** Cache key of the request (hash of canonical request + model identity). */
+  key: string;
+  /** Hash of the prompt alone (what the dev server's /stats counts). */
+  promptHash: string;
+  cached: boolean;
+  text?: string;
+  finishReason?: string;
+  reasoningContent?: string;
+  usage?: { promptTokens: number; completionTokens: number; totalTokens: number };
+  latencyMs?: number;
+  /** Loglikelihood tasks: the log-probability of each candidate continuation. */
+  choiceLogprobs?: number[];
+  error?: ModelErrorRecord;
+  time: string;
+}
+
+export interface RunManifest {
+  fingerprint: string;
+  createdAt: string;
+  updatedAt?: string;
+  yardstick: { versions: Record<string, string> };
+  model: { provider: string; modelId: string; identity: string; baseURLs?: string[] };
+  options: Record<string, unknown>;
+  tasks: unknown[];
+  dataHashes: Record<string, string>;
+}
+
+/**
+ * A run store is a folder: `run.json` (resolved config + fingerprint), `responses.jsonl`
+ * (append-only), `scores/<task>.jsonl` (per-sample scores, derived) and `results.json` (derived).
+ * Derived files are replaced atomically (write then rename), so a crash never leaves half a file.
+ */
+export class RunStore {
+  readonly dir: string;
+  private out: WriteStream | undefined;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  get manifestPath(): string {
+    return join(this.dir, "run.json");
+  }
+  get responsesPath(): string {
+    return join(this.dir, "responses.jsonl");
+  }
+  get resultsPath(): string {
+    return join(this.dir, "results.json");
+  }
+
+  /** Creates the folder, or checks that an existing one holds the same run (same fingerprint). */
+  async open(manifest: RunManifest): Promise<{ resumed: boolean }> {
+    await mkdir(join(this.dir, "scores"), { recursive: true });
+    let resumed = false;
+    if (existsSync(this.manifestPath)) {
+      const existing = JSON.parse(await readFile(this.manifestPath, "utf8")) as RunManifest;
+      if (existing.fingerprint !== manifest.fingerprint) {
+        throw new ConfigError(
+          `${this.dir} already holds a different run (fingerprint ${existing.fingerprint.slice(0, 12)}, this run is ${manifest.fingerprint.slice(0, 12)}): the config, data or model changed; choose another --out folder`,
+          { file: this.manifestPath },
+        );
+      }
+      resumed = true;
+      manifest = { ...manifest, createdAt: existing.createdAt, updatedAt: new Date().toISOString() };
+    }
+    await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await this.repairTail();
+    this.out = createWriteStream(this.responsesPath, { flags: "a" });
+    return { resumed };
+  }
+
+  /** A process killed mid-write can leave a partial last line: cut it so appends start clean. */
+  private async repairTail(): Promise<void> {
+    if (!existsSync(this.responsesPath)) return;
+    const { size } = await stat(this.responsesPath);
+    if (size === 0) return;
+    // Read backwards in chunks until the last newline: the file can be large, the torn tail is small.
+    const fh = await open(this.responsesPath, "r");
+    try {
+      const chunk = Buffer.alloc(64 * 1024);
+      let end = size;
+      while (end > 0) {
+        const start = Math.max(0, end - chunk.length);
+        const { bytesRead } = await fh.read(chunk, 0, end - start, start);
+        const view = chunk.subarray(0, bytesRead);
+        if (end === size && view[view.length - 1] === 0x0a) return;
+        const nl = view.lastIndexOf(0x0a);
+        if (nl >= 0) {
+          await truncate(this.responsesPath, start + nl + 1);
+          return;
+        }
+        end = start;
+      }
+      await truncate(this.responsesPath, 0);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Streams the stored responses (skipping nothing: a later record for the same turn wins). */
+  async *readResponses(): AsyncGenerator<ResponseRecord> {
+    if (!existsSync(this.responsesPath)) return;
+    const rl = createInterface({ input: createReadStream(this.responsesPath, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of rl) {
+      if (line.trim() === "") continue;
+      try {
+        yield JSON.parse(line) as ResponseRecord;
+      } catch {
+        // Only a torn last line can be malformed (repairTail cuts it); ignore rather than lose the run.
+      }
+    }
+  }
+
+  append(record: ResponseRecord): void {
+    if (!this.out) throw new Error("run store is not open");
+    this.out.write(`${JSON.stringify(record)}\n`);
+  }
+
+  async writeScores(taskKey: string, lines: unknown[]): Promise<void> {
+    const body = lines.map((l) => JSON.stringify(l)).join("\n");
+    await writeAtomic(join(this.dir, "scores", `${slug(taskKey)}.jsonl`), body === "" ? "" : `${body}\n`);
+  }
+
+  async readScores(taskKey: string): Promise<unknown[]> {
+    const path = join(this.dir, "scores", `${slug(taskKey)}.jsonl`);
+    if (!existsSync(path)) return [];
+    return (await readFile(path, "utf8"))
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  }
+
+  async writeResults(results: unknown): Promise<void> {
+    await writeAtomic(this.resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  }
+
+  async close(): Promise<void> {
+    const out = this.out;
+    this.out = undefined;
+    if (out) await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+}
+
+export function slug(key: string): string {
+  return key.replace(/[^A-Za-z0-9._-]+/g, "_");
+}
+
+async function writeAtomic(path: string, body: string): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}`;
+  await writeFile(tmp, body);
+  await rename(tmp, path);
+}

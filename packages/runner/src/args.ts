@@ -1,0 +1,55 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ConfigError } from "@yardstick/core";
+import { z } from "zod";
+
+/** A command-line usage error: printed with the command's usage line, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
+  argv: string[],
+  options: T,
+): { values: ReturnType<typeof parseArgs<{ options: T; allowPositionals: true; strict: true; args: string[] }>>["values"]; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return { values: r.values as never, positionals: r.positionals };
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message.replace(/\. To specify.*$/s, "") : String(err));
+  }
+}
+
+/** Checks a flag value with a zod schema; the message names the flag and what was expected. */
+export function checkFlag<S extends z.ZodType>(flag: string, schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new UsageError(`--${flag}: ${issue?.message ?? "invalid value"} (got ${JSON.stringify(value)})`);
+  }
+  return r.data;
+}
+
+export const intFlag = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ message: "expected an integer" })
+    .int({ message: "expected an integer" })
+    .min(min, { message: `expected an integer >= ${min}` })
+    .max(max, { message: `expected an integer <= ${max}` });
+
+export const listFlag = (value: string | undefined): string[] | undefined =>
+  value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
+
+export function requireConfigPaths(positionals: string[], command: string): string[] {
+  if (positionals.length === 0) throw new UsageError(`${command}: give at least one config file or folder`);
+  return positionals;
+}
+
+export { ConfigError };

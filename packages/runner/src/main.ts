@@ -1,0 +1,68 @@
+import { YardstickError } from "@yardstick/core";
+import { UsageError } from "./args.js";
+import type { CliIO } from "./io.js";
+import { printError } from "./report-error.js";
+
+export const USAGE = `yardstick — evaluate large language models
+
+usage: yardstick <command> [options]
+
+commands:
+  run <config...>      evaluate tasks against a model and write a run store
+  validate <config...> check config files without running them
+  score                score prediction/reference files with a metric (like sacrebleu's CLI)
+  compare A B          paired comparison of two run stores
+  spatial              generate, describe and audit the spatial-reasoning benchmark
+  dev-server           start the local OpenAI-compatible server used by tests and the demo
+
+run "yardstick <command> --help" for a command's options.`;
+
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+const commands: Record<string, () => Promise<Command>> = {
+  run: async () => (await import("./run-command.js")).runCommand,
+  validate: async () => (await import("./validate-command.js")).validateCommand,
+  score: async () => (await import("./score-command.js")).scoreCommand,
+  compare: async () => (await import("./compare-command.js")).compareCommand,
+  spatial: async () => (await import("./spatial-command.js")).spatialCommand,
+  "dev-server": async () => (await import("./dev-server-command.js")).devServerCommand,
+};
+
+const usages: Record<string, () => Promise<string>> = {
+  run: async () => (await import("./run-command.js")).RUN_USAGE,
+};
+
+/** Runs one CLI invocation and returns the exit code. Never throws and never prints a stack trace for bad input. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version") {
+    const { packageVersions } = await import("./versions.js");
+    io.stdout.write(`${packageVersions()["@yardstick/runner"] ?? "unknown"}\n`);
+    return 0;
+  }
+  const load = commands[name];
+  if (!load) {
+    io.stderr.write(`error: unknown command "${name}"; commands: ${Object.keys(commands).join(", ")}\n`);
+    return 2;
+  }
+  if ((rest.includes("--help") || rest.includes("-h")) && usages[name]) {
+    io.stdout.write(`${await usages[name]()}\n`);
+    return 0;
+  }
+  try {
+    return await (await load())(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      const usage = usages[name];
+      if (usage) io.stderr.write(`${await usage()}\n`);
+      return 2;
+    }
+    printError(err, io.stderr);
+    return YardstickError.isInstance(err) ? 1 : 70;
+  }
+}

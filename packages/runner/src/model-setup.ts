@@ -1,0 +1,58 @@
+import { ApiCallError, ConfigError, type ModelProviderV1, type Registry } from "@yardstick/core";
+import { parseModelSpec } from "@yardstick/models";
+import { request } from "undici";
+
+export interface ModelFlags {
+  baseURLs: string[];
+  apiKey?: string;
+  maxConcurrency: number;
+  seed: number;
+}
+
+/** Makes the provider named by `--model provider:model-id` from the registry's model factories. */
+export function createModel(spec: string, flags: ModelFlags, registry: Registry): ModelProviderV1 {
+  const colon = spec.indexOf(":");
+  const prefix = colon < 0 ? spec : spec.slice(0, colon);
+  // Plugin packages may register their own providers: "<id>:<model>" where <id> is registered.
+  if (registry.has("models", spec) && !spec.startsWith("openai")) {
+    return registry.get("models", spec, { seed: flags.seed });
+  }
+  if (registry.has("models", prefix) && prefix !== "openai-compatible" && prefix !== "openai") {
+    return registry.get("models", prefix, { modelId: spec.slice(colon + 1), seed: flags.seed });
+  }
+  const parsed = parseModelSpec(spec);
+  if (parsed.provider === "openai-compatible") {
+    if (flags.baseURLs.length === 0) {
+      throw new ConfigError(`--model ${spec} needs --base-url (e.g. --base-url http://127.0.0.1:8000/v1 for vLLM)`);
+    }
+    return registry.get("models", "openai-compatible", {
+      modelId: parsed.modelId,
+      baseURLs: flags.baseURLs,
+      ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
+      maxConcurrency: flags.maxConcurrency,
+    });
+  }
+  return registry.get("models", parsed.provider, parsed.provider === "baseline:random" ? { seed: flags.seed } : {});
+}
+
+/**
+ * Checks that every base URL answers before the run starts, so an unreachable server is one clear
+ * message instead of a failed request per sample.
+ */
+export async function preflight(model: ModelProviderV1, baseURLs: readonly string[]): Promise<void> {
+  if (model.id !== "openai-compatible") return;
+  for (const base of baseURLs) {
+    const url = `${base.replace(/\/+$/, "")}/models`;
+    try {
+      const res = await request(url, { method: "GET", headersTimeout: 10_000, bodyTimeout: 10_000 });
+      await res.body.dump();
+    } catch (err) {
+      const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+      throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, {
+        retryable: false,
+        url: base,
+        cause: err,
+      });
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { YardstickError } from "@yardstick/core";
+
+/**
+ * Turns any error into the one message a user sees. Known errors print their message (which already
+ * names the file, position and key path); anything else is a bug in yardstick and says so, still
+ * without a stack trace unless YARDSTICK_DEBUG is set.
+ */
+export function describeError(err: unknown): string {
+  if (YardstickError.isInstance(err)) return `error: ${err.message}`;
+  if (err instanceof Error && "code" in err && typeof (err as NodeJS.ErrnoException).code === "string") {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ENOENT") return `error: no such file or folder: ${e.path ?? e.message}`;
+    if (e.code === "EACCES") return `error: permission denied: ${e.path ?? e.message}`;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return `error: internal error: ${message} (set YARDSTICK_DEBUG=1 for a stack trace and please report it)`;
+}
+
+export function printError(err: unknown, stderr: NodeJS.WritableStream): void {
+  stderr.write(`${describeError(err)}\n`);
+  if (process.env.YARDSTICK_DEBUG && err instanceof Error && err.stack) stderr.write(`${err.stack}\n`);
+}

@@ -1,0 +1,174 @@
+import { setMaxListeners } from "node:events";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { ModelProviderV1, Registry, TaskSpec } from "@yardstick/core";
+import {
+  type RequestCache,
+  RunStore,
+  createProgressReporter,
+  hashTaskData,
+  openRequestCache,
+  runEvaluation,
+  runFingerprint,
+  slug,
+} from "@yardstick/engine";
+import { summarize } from "@yardstick/metrics";
+import { z } from "zod";
+import { checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
+import { createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
+import type { CliIO } from "./io.js";
+import { createModel, preflight } from "./model-setup.js";
+import { formatResultsTable } from "./table.js";
+import { loadTaskSpecs } from "./tasks.js";
+import { packageVersions } from "./versions.js";
+
+export const RUN_USAGE =
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...]";
+
+/** Where the shared request cache lives: $YARDSTICK_CACHE_DIR, else ~/.cache/yardstick. */
+export function defaultCachePath(env: NodeJS.ProcessEnv): string {
+  const dir = env.YARDSTICK_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "yardstick");
+  return join(dir, "requests.sqlite");
+}
+
+export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    model: { type: "string" },
+    "base-url": { type: "string", multiple: true },
+    "api-key-env": { type: "string" },
+    tasks: { type: "string" },
+    langs: { type: "string" },
+    limit: { type: "string" },
+    out: { type: "string" },
+    concurrency: { type: "string" },
+    seed: { type: "string" },
+    "no-cache": { type: "boolean" },
+    plugin: { type: "string", multiple: true },
+    quiet: { type: "boolean" },
+  });
+  const configPaths = requireConfigPaths(positionals, "run");
+  const modelSpec = checkFlag("model", z.string({ message: "required, e.g. --model openai-compatible:Qwen/Qwen3-8B" }).min(1), values.model);
+  const limit = values.limit === undefined ? undefined : checkFlag("limit", intFlag(1), values.limit);
+  const concurrency = values.concurrency === undefined ? 16 : checkFlag("concurrency", intFlag(1, 4096), values.concurrency);
+  const seed = values.seed === undefined ? 1234 : checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed);
+  const baseURLs = (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u));
+  let apiKey: string | undefined;
+  if (values["api-key-env"] !== undefined) {
+    apiKey = io.env[values["api-key-env"]];
+    if (!apiKey) throw new (await import("./args.js")).UsageError(`--api-key-env: environment variable ${values["api-key-env"]} is not set`);
+  }
+
+  let registry = registryOverride ?? createBuiltinRegistry();
+  if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
+
+  const { tasks, baseDir, plugins } = await loadTaskSpecs(configPaths.map((p) => resolve(io.cwd, p)), {
+    tasks: listFlag(values.tasks),
+    languages: listFlag(values.langs),
+  });
+  if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
+  checkPluginsExist(tasks, registry);
+
+  const model = createModel(modelSpec, { baseURLs, apiKey, maxConcurrency: concurrency, seed }, registry);
+  const dataHashes = await hashTaskData(tasks, baseDir);
+  const runOptions = { limit: limit ?? null, seed };
+  const fingerprint = runFingerprint({ tasks, dataHashes, modelIdentity: model.identity(), options: runOptions });
+  const outDir = resolve(io.cwd, values.out ?? join("runs", `${slug(model.modelId)}-${fingerprint.slice(0, 12)}`));
+
+  await preflight(model, baseURLs);
+
+  const store = new RunStore(outDir);
+  const { resumed } = await store.open({
+    fingerprint,
+    createdAt: new Date().toISOString(),
+    yardstick: { versions: packageVersions() },
+    model: { provider: model.id, modelId: model.modelId, identity: model.identity(), ...(baseURLs.length ? { baseURLs } : {}) },
+    options: { ...runOptions, concurrency, cache: !values["no-cache"], configs: configPaths },
+    tasks,
+    dataHashes,
+  });
+  const log = (m: string): void => {
+    io.stderr.write(`${m}\n`);
+  };
+  if (!values.quiet) log(`${resumed ? "resuming" : "writing"} run store ${outDir}`);
+
+  let cache: RequestCache | undefined;
+  if (!values["no-cache"]) cache = openRequestCache({ path: defaultCachePath(io.env) });
+
+  const controller = new AbortController();
+  // Every in-flight request listens on this one signal.
+  setMaxListeners(0, controller.signal);
+  const onSignal = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    log("\ninterrupted: finishing requests in flight and saving (Ctrl-C again to quit at once)");
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const progress = values.quiet ? undefined : createProgressReporter({ stream: io.stderr });
+    const result = await runEvaluation({
+      tasks,
+      registry,
+      model,
+      store,
+      cache,
+      concurrency,
+      limit,
+      seed,
+      baseDir,
+      progress,
+      signal: controller.signal,
+      summarize: (scores, s) => summarize(scores, { seed: s }),
+      log,
+    });
+    if (result.aborted) {
+      log(`stopped; run the same command again to continue (${outDir})`);
+      return 130;
+    }
+    const errors = result.tasks.reduce((a, t) => a + t.errors, 0);
+    const results = {
+      ...result.results,
+      meta: {
+        model: model.modelId,
+        provider: model.id,
+        fingerprint,
+        runDir: outDir,
+        finishedAt: new Date().toISOString(),
+        tasks: Object.fromEntries(
+          result.tasks.map((t) => [
+            t.key,
+            { samples: t.samples, errors: t.errors, fromStore: t.fromStore, fromCache: t.fromCache, sent: t.sent, summary: t.summary ?? null },
+          ]),
+        ),
+      },
+    };
+    await store.writeResults(results);
+    io.stdout.write(`${formatResultsTable(result.tasks, result.results.total)}\n`);
+    if (!values.quiet) log(`results: ${store.resultsPath}`);
+    const failed = result.tasks.filter((t) => t.failure);
+    for (const t of failed) log(`task ${t.key} could not be scored: ${t.failure}`);
+    if (errors > 0) {
+      log(`${errors} request(s) failed for good and were scored as empty answers; run the same command again to retry them`);
+      return 1;
+    }
+    return failed.length > 0 ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await store.close();
+    cache?.close();
+    await model.close?.();
+  }
+}
+
+/** Fails before any request when a task names a plugin that is not installed. */
+function checkPluginsExist(tasks: readonly TaskSpec[], registry: Registry): void {
+  for (const t of tasks) {
+    registry.get("dataloaders", t.data.id);
+    registry.get("promptBuilders", t.prompt.id);
+    for (const p of t.postprocessors) registry.get("postprocessors", p.id);
+    for (const m of t.metrics) registry.get("metrics", m.id);
+  }
+}
+
+export type { ModelProviderV1 };
