@@ -13,12 +13,10 @@ export interface ModelFlags {
 export function createModel(spec: string, flags: ModelFlags, registry: Registry): ModelProviderV1 {
   const colon = spec.indexOf(":");
   const prefix = colon < 0 ? spec : spec.slice(0, colon);
+  const builtin = prefix === "openai-compatible" || prefix === "openai" || prefix === "baseline";
   // Plugin packages may register their own providers: "<id>:<model>" where <id> is registered.
-  if (registry.has("models", spec) && !spec.startsWith("openai")) {
-    return registry.get("models", spec, { seed: flags.seed });
-  }
-  if (registry.has("models", prefix) && prefix !== "openai-compatible" && prefix !== "openai") {
-    return registry.get("models", prefix, { modelId: spec.slice(colon + 1), seed: flags.seed });
+  if (!builtin && registry.has("models", prefix)) {
+    return registry.get("models", prefix, { modelId: spec.slice(colon + 1) });
   }
   const parsed = parseModelSpec(spec);
   if (parsed.provider === "openai-compatible") {

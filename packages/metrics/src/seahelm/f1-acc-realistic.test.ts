@@ -30,6 +30,6 @@ describe("seahelm-f1acc on a global_mmlu_lite sample", () => {
     expect(r.scores.macro_f1).toBeCloseTo((100 * (goldF1 * 4)) / 5, 10);
     expect(r.scores.null_weighted_f1).toBeCloseTo(100 * goldF1 * (1 - 3 / 20), 10);
     expect(r.scores.null_count).toBe(3);
-    expect(r.perSample.filter((s) => s.scores.normalized_accuracy === 1)).toHaveLength(12);
+    expect(r.perSample.filter((s) => s.scores.correct === 1)).toHaveLength(12);
   });
 });

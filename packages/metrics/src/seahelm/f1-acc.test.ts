@@ -47,7 +47,7 @@ describe("seahelm-f1acc", () => {
     expect(r.scores.macro_f1).toBeCloseTo((100 * (0.5 + 0.5 + 2 / 3 + 0)) / 4, 10);
     expect(r.scores.null_weighted_f1).toBeCloseTo(((100 * (0.5 + 0.5 + 2 / 3)) / 3) * (1 - 1 / 6), 10);
     expect(r.scores.null_count).toBe(1);
-    expect(r.perSample.map((s) => s.scores.normalized_accuracy)).toEqual([1, 0, 1, 0, 1, 0]);
+    expect(r.perSample.map((s) => s.scores.correct)).toEqual([1, 0, 1, 0, 1, 0]);
   });
 
   it("scores all-null predictions as zero", async () => {

@@ -70,7 +70,7 @@ export function f1AccScores(
       normalized_accuracy: 100 * normalizeScore(balAcc, 1 / labelCount, 1),
       null_count: nullCount,
     },
-    perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { normalized_accuracy: correct[i] ?? 0 } })),
+    perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { correct: correct[i] ?? 0 } })),
     details: { labelCount, goldLabels },
   };
 }

@@ -24,7 +24,7 @@ describe("seahelm-minimal-pairs", () => {
     expect(r.details?.subcategories).toEqual({ npi: (100 * 2) / 3, word_order: 100 });
     expect(r.scores.accuracy).toBeCloseTo(250 / 3, 10);
     expect(r.scores.normalized_accuracy).toBeCloseTo(100 * ((250 / 3 - 50) / 50), 10);
-    expect(r.perSample.map((s) => s.scores.normalized_accuracy)).toEqual([1, 0, 1, 1]);
+    expect(r.perSample.map((s) => s.scores.correct)).toEqual([1, 0, 1, 1]);
   });
 
   it("needs the linguistic phenomenon", async () => {

@@ -57,7 +57,7 @@ export function createSeahelmMinimalPairsMetric(): MetricV1 {
           normalized_accuracy: 100 * normalizeScore(accuracy, 100 / labels.length, 100),
           null_count: pred.filter((p) => p === NULL_LABEL).length,
         },
-        perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { normalized_accuracy: correct[i] ? 1 : 0 } })),
+        perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { correct: correct[i] ? 1 : 0 } })),
         details: { subcategories },
       };
     },

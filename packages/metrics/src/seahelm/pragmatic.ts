@@ -42,7 +42,7 @@ export function createSeahelmPragmaticMetric(): MetricV1 {
           normalized_accuracy: 100 * Math.max((acc - PRAGMATICS_MIN_SCORE) / (1 - PRAGMATICS_MIN_SCORE), 0),
           null_count: pred.filter((p) => p === NULL_LABEL).length,
         },
-        perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { normalized_accuracy: correct[i] ? 1 : 0 } })),
+        perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { correct: correct[i] ? 1 : 0 } })),
         details: { subcategories },
       };
     },
