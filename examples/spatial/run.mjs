@@ -95,8 +95,11 @@ export async function evaluateWithRunner(dir, log = console.log) {
     const server = await startDevServer(policy);
     try {
       const out = mkdtempSync(join(tmpdir(), `spatial-run-${name}-`));
-      const { stdout } = await runNode([RUNNER_CLI, "run", dir, "--model", `openai-compatible:${name}`, "--base-url", server.url, "--out", out]);
-      results[name] = { out, stdout };
+      // The dev server prints its root URL; the OpenAI-compatible API lives under /v1.
+      const baseUrl = server.url.replace(/\/+$/, "").replace(/(?<!\/v1)$/, "/v1");
+      const { stdout } = await runNode([RUNNER_CLI, "run", dir, "--model", `openai-compatible:${name}`, "--base-url", baseUrl, "--out", out]);
+      const resultsFile = join(out, "results.json");
+      results[name] = { out, stdout, results: existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, "utf8")) : undefined };
       log(`--- yardstick run (${name}) ---\n${stdout}`);
     } finally {
       server.stop();

@@ -43,5 +43,17 @@ describe("examples/spatial", () => {
     }
     expect(Object.keys(results)).toEqual(["spatial-solver", "baseline"]);
     for (const r of Object.values(results) as { out: string }[]) dirs.push(r.out);
+    const group = (name: string) => results[name].results.en.spatial as Record<string, Record<string, number>>;
+    const solver = group("spatial-solver");
+    const baseline = group("baseline");
+    // The answer checker reads the text perfectly; a constant "Yes" cannot.
+    for (const task of ["spatial-existence", "spatial-count", "spatial-transitivity", "spatial-coordinate", "spatial-existence-tracking", "spatial-shuffle-tracking"]) {
+      expect(solver[task]!.strict_accuracy, task).toBe(100);
+      expect(solver[task]!.lenient_accuracy, task).toBe(100);
+    }
+    expect(baseline["spatial-count"]!.strict_accuracy).toBeLessThan(100);
+    expect(baseline["spatial-shuffle-tracking"]!.strict_accuracy).toBe(0);
+    // Image variants: the solver cannot see the picture, so it only guesses.
+    expect(solver["spatial-coordinate-image"]!.strict_accuracy).toBeLessThan(100);
   });
 });

@@ -15,7 +15,7 @@ export interface CliIo {
 const USAGE = `usage:
   yardstick spatial generate --shapes N --count M --seed S --out DIR
                              [--format original|seahelm|ultraeval] [--mode fixed|compat] [--images]
-                             [--tasks existence,count,...] [--inline-images]
+                             [--tasks existence,count,...] [--inline-images] [--workers N]
   yardstick spatial describe FILE...
   yardstick spatial audit DIR [--json]
 `;
@@ -50,6 +50,7 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
       images: { type: "boolean", default: false },
       "inline-images": { type: "boolean", default: false },
       tasks: { type: "string" },
+      workers: { type: "string" },
     },
     strict: true,
     allowPositionals: true,
@@ -61,6 +62,7 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
   const seed = values.seed ?? "0";
   const format = oneOf<OutputFormat>("format", values.format, ["original", "seahelm", "ultraeval"], "original");
   const mode = oneOf("mode", values.mode, ["fixed", "compat"] as const, "fixed");
+  const workers = values.workers === undefined ? undefined : intFlag("workers", values.workers, 1);
   let tasks: TaskName[] | undefined;
   if (values.tasks !== undefined) {
     tasks = values.tasks.split(",").map((t) => t.trim()) as TaskName[];
@@ -75,6 +77,7 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
     images: values.images,
     inlineImages: values["inline-images"],
     ...(tasks ? { tasks } : {}),
+    ...(workers ? { workers } : {}),
   });
   io.stdout.write(`${JSON.stringify(summary)}\n`);
   return 0;

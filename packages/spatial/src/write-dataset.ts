@@ -1,5 +1,9 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync, writeFileSync } from "node:fs";
+import { type FileHandle, mkdir, open, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SpatialGenerationError } from "./errors.js";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
 import { type CanvasRecord, generateCanvas, optionsFingerprint, type ResolvedOptions, resolveOptions } from "./generate.js";
 import { toOriginalJson } from "./original-format.js";
@@ -20,6 +24,8 @@ export interface WriteOptions {
   images?: boolean;
   /** Embed images as data URIs instead of relative paths (SEA-HELM/UltraEval rows). */
   inlineImages?: boolean;
+  /** Worker threads; default: up to 4 for 500+ canvases, else 1. The output does not depend on it. */
+  workers?: number;
 }
 
 export interface WriteSummary {
@@ -31,9 +37,6 @@ export interface WriteSummary {
   rows: Record<string, number>;
   fingerprint: string;
 }
-
-/** Files written concurrently while generating; bounds memory and open handles. */
-const WRITE_BATCH = 64;
 
 export function seahelmRow(item: SpatialItem, options: ResolvedOptions, image?: string): Record<string, unknown> {
   return {
@@ -69,26 +72,30 @@ export function ultraevalRow(item: SpatialItem, image?: string): Record<string, 
   };
 }
 
-/** Generates the dataset and writes it in the chosen layout. Deterministic for fixed options. */
-export async function writeDataset(outDir: string, options: WriteOptions): Promise<WriteSummary> {
+/** What one range of canvases produced: rows are returned (to be appended in order), files are written. */
+export interface ChunkResult {
+  files: number;
+  /** Data file name -> its new lines, each ending in "\n". */
+  lines: Record<string, string>;
+  rows: Record<string, number>;
+  configTasks: ConfigTask[];
+}
+
+/** Generates canvases [start, end): writes their per-canvas files and returns their rows. */
+export async function processRange(outDir: string, options: WriteOptions, start: number, end: number): Promise<ChunkResult> {
   const resolved = resolveOptions(options);
   const fingerprint = optionsFingerprint(resolved);
   const format = options.format ?? "original";
   const images = options.images ?? false;
-  await mkdir(outDir, { recursive: true });
-  if (images) await mkdir(join(outDir, "images"), { recursive: true });
-
-  const buffers = new Map<string, string[]>();
-  const rows: Record<string, number> = {};
-  const configTasks = new Map<string, ConfigTask>();
-  let files = 0;
-  let pending: Promise<void>[] = [];
+  const result: ChunkResult = { files: 0, lines: {}, rows: {}, configTasks: [] };
+  const seenTasks = new Set<string>();
+  // Synchronous writes: for many small files they cost far less CPU than promise-based ones, and
+  // this runs in a generator command (or a worker thread), never inside an evaluation loop.
   const write = (path: string, data: string | Buffer) => {
-    pending.push(writeFile(path, data));
-    files++;
+    writeFileSync(path, data);
+    result.files++;
   };
-
-  for (let i = 0; i < resolved.count; i++) {
+  for (let i = start; i < end; i++) {
     const record: CanvasRecord = generateCanvas(resolved, i);
     let pngData: Buffer | undefined;
     if (images) {
@@ -108,37 +115,120 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
             : `images/${record.name}.png`;
         const key = seahelmTaskKey(item.task, isImage);
         const file = `${key}.jsonl`;
-        configTasks.set(key, { task: item.task, image: isImage, file });
+        if (!seenTasks.has(key)) {
+          seenTasks.add(key);
+          result.configTasks.push({ task: item.task, image: isImage, file });
+        }
         const line = JSON.stringify(format === "seahelm" ? seahelmRow(item, resolved, image) : ultraevalRow(item, image));
-        let buf = buffers.get(file);
-        if (buf === undefined) buffers.set(file, (buf = []));
-        buf.push(line);
-        rows[file] = (rows[file] ?? 0) + 1;
+        result.lines[file] = `${result.lines[file] ?? ""}${line}\n`;
+        result.rows[file] = (result.rows[file] ?? 0) + 1;
       }
     }
-    if (pending.length >= WRITE_BATCH) {
-      await Promise.all(pending);
-      pending = [];
-    }
   }
-  await Promise.all(pending);
+  return result;
+}
 
-  if (format !== "original") {
-    for (const [file, lines] of buffers) {
-      await writeFile(join(outDir, file), `${lines.join("\n")}\n`);
-      files++;
+/** Canvases per unit of work handed to a worker thread. */
+const CHUNK = 250;
+const WORKER_URL = new URL("./write-worker.js", import.meta.url);
+
+/** Runs chunks on worker threads, yielding results in chunk order. */
+async function* runChunksOnWorkers(outDir: string, options: WriteOptions, count: number, workers: number): AsyncGenerator<ChunkResult> {
+  const { Worker } = await import("node:worker_threads");
+  const chunks: [number, number][] = [];
+  for (let s = 0; s < count; s += CHUNK) chunks.push([s, Math.min(count, s + CHUNK)]);
+  const done = new Map<number, ChunkResult>();
+  let failure: Error | undefined;
+  let next = 0;
+  let wake: (() => void) | undefined;
+  const pool = Array.from({ length: Math.min(workers, chunks.length) }, () => new Worker(WORKER_URL));
+  const feed = (w: InstanceType<typeof Worker>) => {
+    if (next >= chunks.length || failure) return;
+    const id = next++;
+    const [start, end] = chunks[id]!;
+    w.once("message", (msg: { ok: true; result: ChunkResult } | { ok: false; message: string }) => {
+      if (msg.ok) done.set(id, msg.result);
+      else failure ??= new SpatialGenerationError(msg.message);
+      feed(w);
+      wake?.();
+    });
+    w.postMessage({ outDir, options, start, end });
+  };
+  for (const w of pool) {
+    w.on("error", (err) => {
+      failure ??= err;
+      wake?.();
+    });
+    feed(w);
+  }
+  try {
+    for (let id = 0; id < chunks.length; id++) {
+      while (!done.has(id)) {
+        if (failure) throw failure;
+        await new Promise<void>((r) => (wake = r));
+      }
+      const result = done.get(id)!;
+      done.delete(id);
+      yield result;
     }
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}
+
+function defaultWorkers(count: number): number {
+  // Threads pay off only for larger runs; output is identical either way (each canvas has its own PRNG).
+  return count >= 2 * CHUNK ? Math.min(4, availableParallelism()) : 1;
+}
+
+/** Generates the dataset and writes it in the chosen layout. Deterministic for fixed options. */
+export async function writeDataset(outDir: string, options: WriteOptions): Promise<WriteSummary> {
+  const resolved = resolveOptions(options);
+  const fingerprint = optionsFingerprint(resolved);
+  const format = options.format ?? "original";
+  const images = options.images ?? false;
+  await mkdir(outDir, { recursive: true });
+  if (images) await mkdir(join(outDir, "images"), { recursive: true });
+  const workers = options.workers ?? defaultWorkers(resolved.count);
+  const useWorkers = workers > 1 && existsSync(fileURLToPath(WORKER_URL));
+
+  const handles = new Map<string, FileHandle>();
+  const rows: Record<string, number> = {};
+  const configTasks = new Map<string, ConfigTask>();
+  let files = 0;
+  const consume = async (chunk: ChunkResult) => {
+    files += chunk.files;
+    for (const t of chunk.configTasks) if (!configTasks.has(t.file)) configTasks.set(t.file, t);
+    for (const [file, text] of Object.entries(chunk.lines)) {
+      let h = handles.get(file);
+      if (h === undefined) {
+        handles.set(file, (h = await open(join(outDir, file), "w")));
+        files++;
+      }
+      await h.write(text);
+      rows[file] = (rows[file] ?? 0) + (chunk.rows[file] ?? 0);
+    }
+  };
+  try {
+    if (useWorkers) {
+      for await (const chunk of runChunksOnWorkers(outDir, options, resolved.count, workers)) await consume(chunk);
+    } else {
+      for (let s = 0; s < resolved.count; s += CHUNK) await consume(await processRange(outDir, options, s, Math.min(resolved.count, s + CHUNK)));
+    }
+  } finally {
+    for (const h of handles.values()) await h.close();
+  }
+
+  if (format === "seahelm") {
     // Config tasks in upstream task order, text before image.
     const ordered = [...configTasks.values()].sort(
       (a, b) => TASK_NAMES.indexOf(a.task) - TASK_NAMES.indexOf(b.task) || Number(a.image) - Number(b.image),
     );
-    if (format === "seahelm") {
-      await writeFile(
-        join(outDir, "config.yaml"),
-        seahelmConfigYaml(ordered, { seed: resolved.seed, mode: resolved.mode, shapes: resolved.shapes, fingerprint }),
-      );
-      files++;
-    }
+    await writeFile(
+      join(outDir, "config.yaml"),
+      seahelmConfigYaml(ordered, { seed: resolved.seed, mode: resolved.mode, shapes: resolved.shapes, fingerprint }),
+    );
+    files++;
   }
   const manifest = {
     generator: "@yardstick/spatial",
