@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -119,5 +120,19 @@ describe("yardstick spatial CLI", () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+describe("worker threads", () => {
+  const dist = join(import.meta.dirname, "..", "dist");
+  const built = existsSync(join(dist, "cli.js")) && existsSync(join(dist, "write-worker.js"));
+  it.skipIf(!built)("the built CLI writes the same bytes with 1 and 3 workers", () => {
+    const outs = [1, 3].map((w) => {
+      const out = join(tmp, `workers-${w}`);
+      execFileSync(process.execPath, [join(dist, "cli.js"), "generate", "--shapes", "3", "--count", "600", "--seed", "w", "--out", out, "--format", "seahelm", "--workers", String(w)]);
+      return out;
+    });
+    for (const f of readdirSync(outs[0]!)) expect(readFileSync(join(outs[1]!, f), "utf8"), f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
+    expect(readFileSync(join(outs[0]!, "spatial-count.jsonl"), "utf8").trim().split("\n")).toHaveLength(1800);
   });
 });

@@ -33,3 +33,4 @@ export { renderSvg } from "./render/svg.js";
 export { renderPng, rasterize } from "./render/png.js";
 export { encodePng } from "./render/png-encode.js";
 export { runSpatialCli, type CliIo } from "./run-cli.js";
+export { checklistStats, type ChecklistStats } from "./checklist.js";
