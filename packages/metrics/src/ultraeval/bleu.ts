@@ -59,6 +59,8 @@ export function ultraevalSegmentBleu(hypothesis: string, references: readonly st
     total[n] = Math.max(0, sysLen - n);
     for (const [g, c] of m) correct[n]! += Math.min(c, refNgrams[n]!.get(g) ?? 0);
   });
+  // sacrebleu returns 0 outright when no n-gram of any order matches.
+  if (correct.every((c) => c === 0)) return 0;
   const precisions = [0, 0, 0, 0];
   let smooth = 1;
   for (let n = 0; n < MAX_ORDER; n++) {
