@@ -7,6 +7,8 @@ export interface ModelFlags {
   apiKey?: string;
   maxConcurrency: number;
   seed: number;
+  maxAttempts?: number | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /** Makes the provider named by `--model provider:model-id` from the registry's model factories. */
@@ -28,6 +30,8 @@ export function createModel(spec: string, flags: ModelFlags, registry: Registry)
       baseURLs: flags.baseURLs,
       ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
       maxConcurrency: flags.maxConcurrency,
+      ...(flags.maxAttempts !== undefined ? { maxAttempts: flags.maxAttempts } : {}),
+      ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
     });
   }
   return registry.get("models", parsed.provider, parsed.provider === "baseline:random" ? { seed: flags.seed } : {});

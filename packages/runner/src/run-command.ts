@@ -23,7 +23,7 @@ import { loadTaskSpecs } from "./tasks.js";
 import { packageVersions } from "./versions.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--quiet]";
 
 /** Where the shared request cache lives: $YARDSTICK_CACHE_DIR, else ~/.cache/yardstick. */
 export function defaultCachePath(env: NodeJS.ProcessEnv): string {
@@ -44,6 +44,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     seed: { type: "string" },
     "no-cache": { type: "boolean" },
     plugin: { type: "string", multiple: true },
+    "max-attempts": { type: "string" },
+    "timeout-ms": { type: "string" },
     quiet: { type: "boolean" },
   });
   const configPaths = requireConfigPaths(positionals, "run");
@@ -51,6 +53,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const limit = values.limit === undefined ? undefined : checkFlag("limit", intFlag(1), values.limit);
   const concurrency = values.concurrency === undefined ? 16 : checkFlag("concurrency", intFlag(1, 4096), values.concurrency);
   const seed = values.seed === undefined ? 1234 : checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed);
+  const maxAttempts = values["max-attempts"] === undefined ? undefined : checkFlag("max-attempts", intFlag(1, 100), values["max-attempts"]);
+  const timeoutMs = values["timeout-ms"] === undefined ? undefined : checkFlag("timeout-ms", intFlag(1), values["timeout-ms"]);
   const baseURLs = (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u));
   let apiKey: string | undefined;
   if (values["api-key-env"] !== undefined) {
@@ -68,7 +72,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
   checkPluginsExist(tasks, registry);
 
-  const model = createModel(modelSpec, { baseURLs, apiKey, maxConcurrency: concurrency, seed }, registry);
+  const model = createModel(modelSpec, { baseURLs, apiKey, maxConcurrency: concurrency, seed, maxAttempts, timeoutMs }, registry);
   const dataHashes = await hashTaskData(tasks, baseDir);
   const runOptions = { limit: limit ?? null, seed };
   const fingerprint = runFingerprint({ tasks, dataHashes, modelIdentity: model.identity(), options: runOptions });

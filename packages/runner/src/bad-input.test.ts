@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDevServer } from "@yardstick/testing";
+import { describe, expect, it } from "vitest";
+import { captureIO, makeSentimentTask } from "./__fixtures__/make-task.js";
+import { main } from "./main.js";
+
+const env = () => ({ YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) });
+const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe("bad input gives one clear message and a non-zero exit", () => {
+  it("malformed YAML: file, line and column", async () => {
+    const tasks = makeSentimentTask(3);
+    const file = join(tasks, "toy", "config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("  name: toy\n", "  name: [toy\n"));
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority"], io)).toBe(1);
+    expect(io.err()).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+`));
+    noStack(io.err());
+  });
+
+  it("a key of the wrong type: position and key path", async () => {
+    const tasks = makeSentimentTask(3);
+    const file = join(tasks, "toy", "config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("max_tokens: 16", "max_tokens: sixteen"));
+    const io = captureIO(env());
+    expect(await main(["validate", tasks], io)).toBe(1);
+    expect(io.err()).toMatch(/config\.yaml:\d+:\d+ toy\.languages\.en\.max_tokens/);
+    const run = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority"], run)).toBe(1);
+    expect(run.err()).toMatch(/toy\.languages\.en\.max_tokens/);
+    noStack(run.err());
+  });
+
+  it("a missing data file", async () => {
+    const tasks = makeSentimentTask(3);
+    rmSync(join(tasks, "toy", "data", "test.jsonl"));
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority"], io)).toBe(1);
+    expect(io.err()).toMatch(/data file of task toy\/en not found/);
+    noStack(io.err());
+  });
+
+  it("a malformed data row: file and line", async () => {
+    const tasks = makeSentimentTask(3);
+    const data = join(tasks, "toy", "data", "test.jsonl");
+    writeFileSync(data, `${readFileSync(data, "utf8")}{"id": "broken", "prompts": \n`);
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(tasks, "r")], io)).toBe(1);
+    expect(io.err()).toMatch(/test\.jsonl:4/);
+    noStack(io.err());
+  });
+
+  it("an unknown provider id lists the ones that exist", async () => {
+    const tasks = makeSentimentTask(3);
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "nosuch:model"], io)).toBe(1);
+    expect(io.err()).toMatch(/invalid model spec "nosuch:model".*openai-compatible/);
+    noStack(io.err());
+  });
+
+  it("an unreachable server", async () => {
+    const tasks = makeSentimentTask(3);
+    const port = await freePort();
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "openai-compatible:m", "--base-url", `http://127.0.0.1:${port}/v1`], io)).toBe(1);
+    expect(io.err()).toMatch(/cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/);
+    noStack(io.err());
+  });
+
+  it("a non-JSON answer from the server becomes error records, and nothing stored is lost", async () => {
+    const server = await startDevServer({ port: 0, policy: "echo", faults: { rateMalformed: 1 } });
+    try {
+      const tasks = makeSentimentTask(3);
+      const out = join(tasks, "r");
+      const io = captureIO(env());
+      const code = await main(
+        ["run", tasks, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", out, "--max-attempts", "2"],
+        io,
+      );
+      expect(code).toBe(1);
+      const records = readFileSync(join(out, "responses.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(records).toHaveLength(3);
+      for (const r of records) expect(r.error.message).toMatch(/JSON/i);
+      expect(io.err()).toMatch(/3 request\(s\) failed for good/);
+      noStack(io.err());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("bad flags: usage and exit code 2", async () => {
+    const tasks = makeSentimentTask(3);
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--limit", "zero"], io)).toBe(2);
+    expect(io.err()).toMatch(/--limit: expected an integer/);
+    expect(io.err()).toMatch(/usage: yardstick run/);
+    const unknown = captureIO(env());
+    expect(await main(["run", tasks, "--frobnicate"], unknown)).toBe(2);
+    expect(unknown.err()).toMatch(/Unknown option '--frobnicate'/);
+    const cmd = captureIO(env());
+    expect(await main(["frobnicate"], cmd)).toBe(2);
+    expect(cmd.err()).toMatch(/unknown command "frobnicate"; commands: run, validate/);
+  });
+
+  it("validate accepts a good config and says how many tasks it has", async () => {
+    const tasks = makeSentimentTask(3);
+    const io = captureIO(env());
+    expect(await main(["validate", tasks], io)).toBe(0);
+    expect(io.out()).toMatch(/ok: 1 task\(s\), 1 task-language pair\(s\)/);
+  });
+});
