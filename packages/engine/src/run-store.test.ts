@@ -1,0 +1,92 @@
+import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError } from "@yardstick/core";
+import { describe, expect, it } from "vitest";
+import { type ResponseRecord, type RunManifest, RunStore } from "./run-store.js";
+
+const manifest = (fingerprint: string): RunManifest => ({
+  fingerprint,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  yardstick: { versions: {} },
+  model: { provider: "p", modelId: "m", identity: "p:m" },
+  options: {},
+  tasks: [],
+  dataHashes: {},
+});
+
+const record = (sample: string): ResponseRecord => ({
+  task: "t",
+  sample,
+  turn: 1,
+  key: `k-${sample}`,
+  promptHash: `h-${sample}`,
+  cached: false,
+  text: `answer ${sample}`,
+  time: "2026-01-01T00:00:00.000Z",
+});
+
+async function collect(store: RunStore): Promise<ResponseRecord[]> {
+  const out: ResponseRecord[] = [];
+  for await (const r of store.readResponses()) out.push(r);
+  return out;
+}
+
+describe("run store", () => {
+  it("appends records and reads them back after reopening", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const store = new RunStore(dir);
+    expect((await store.open(manifest("f1"))).resumed).toBe(false);
+    store.append(record("a"));
+    store.append(record("b"));
+    await store.close();
+    const again = new RunStore(dir);
+    expect((await again.open(manifest("f1"))).resumed).toBe(true);
+    expect((await collect(again)).map((r) => r.sample)).toEqual(["a", "b"]);
+    const kept = JSON.parse(readFileSync(join(dir, "run.json"), "utf8"));
+    expect(kept.createdAt).toBe("2026-01-01T00:00:00.000Z");
+    expect(kept.updatedAt).toBeDefined();
+    await again.close();
+  });
+
+  it("cuts a line torn by a crash before appending again", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const store = new RunStore(dir);
+    await store.open(manifest("f1"));
+    store.append(record("a"));
+    await store.close();
+    appendFileSync(join(dir, "responses.jsonl"), '{"task":"t","sample":"b","tu');
+    const again = new RunStore(dir);
+    await again.open(manifest("f1"));
+    again.append(record("c"));
+    await again.close();
+    const lines = readFileSync(join(dir, "responses.jsonl"), "utf8").split("\n");
+    expect(lines.filter((l) => l !== "").map((l) => JSON.parse(l).sample)).toEqual(["a", "c"]);
+  });
+
+  it("refuses a different run in the same folder and leaves the stored one alone", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const store = new RunStore(dir);
+    await store.open(manifest("f1"));
+    store.append(record("a"));
+    await store.close();
+    const before = readFileSync(join(dir, "responses.jsonl"), "utf8");
+    const other = new RunStore(dir);
+    const err = await other.open(manifest("f2")).catch((e: unknown) => e);
+    expect(ConfigError.isInstance(err)).toBe(true);
+    expect(readFileSync(join(dir, "responses.jsonl"), "utf8")).toBe(before);
+    expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8")).fingerprint).toBe("f1");
+  });
+
+  it("replaces derived files atomically", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const store = new RunStore(dir);
+    await store.open(manifest("f1"));
+    await store.writeScores("t/en", [{ sample: "a", scores: { correct: 1 } }]);
+    await store.writeScores("t/en", [{ sample: "b", scores: { correct: 0 } }]);
+    expect(await store.readScores("t/en")).toEqual([{ sample: "b", scores: { correct: 0 } }]);
+    await store.writeResults({ total: 1 });
+    expect(JSON.parse(readFileSync(join(dir, "results.json"), "utf8"))).toEqual({ total: 1 });
+    await store.close();
+  });
+});
