@@ -42,3 +42,14 @@ describe("UltraEval postprocessors against upstream golden outputs", () => {
     expect(JSON.parse(plugin.process(JSON.stringify(norm.in[0]), {}))).toEqual(norm.out[0]);
   });
 });
+
+const extra = JSON.parse(readFileSync(new URL("../__fixtures__/extra_postprocess_cases.json", import.meta.url), "utf8")) as Record<string, Pair[]>;
+
+describe("UltraEval postprocessors on tricky inputs (expected values from the Python code, see generate-extra-cases.py)", () => {
+  for (const [name, cases] of Object.entries(extra)) {
+    it(name, () => {
+      const fn = ULTRAEVAL_TEXT_POSTS[name as UltraevalTextPostName];
+      for (const { in: input, out } of cases) expect(fn(input), `${name}(${JSON.stringify(input)})`).toBe(out);
+    });
+  }
+});
