@@ -4,6 +4,7 @@
  * geometric mean of the n-gram precisions times the brevity penalty. Scores are 0–100.
  */
 import { type BleuTokenizerName, getBleuTokenizer } from "./bleu-tokenizers.js";
+import { StringInterner, clippedMatchesMaxRef, ngramIds } from "./ngram-ids.js";
 import { pyRstrip } from "./python-str.js";
 
 export type BleuSmoothMethod = "none" | "floor" | "add-k" | "exp";
@@ -43,25 +44,6 @@ export interface BleuScore {
 
 /** A segment's references: `null`/`undefined` entries are absent references (sacrebleu's `None`); "" is kept. */
 export type SegmentReferences = readonly (string | null | undefined)[];
-
-interface RefInfo {
-  ngrams: Map<string, number>;
-  lens: number[];
-}
-
-/** n-gram counts keyed by the tokens joined with a space (tokens never contain whitespace). */
-function countNgrams(tokens: readonly string[], maxOrder: number, into: Map<string, number>): void {
-  const len = tokens.length;
-  for (let i = 0; i < len; i++) {
-    let key = tokens[i]!;
-    into.set(key, (into.get(key) ?? 0) + 1);
-    const last = Math.min(len, i + maxOrder);
-    for (let j = i + 1; j < last; j++) {
-      key += ` ${tokens[j]!}`;
-      into.set(key, (into.get(key) ?? 0) + 1);
-    }
-  }
-}
 
 /** sacrebleu's closest reference length: smallest |hyp − ref|, ties broken by the shorter ref. */
 function closestRefLen(hypLen: number, refLens: readonly number[]): number {
@@ -150,41 +132,26 @@ export function createBleuScorer(partial: Partial<BleuSettings> = {}): BleuScore
 
   const tokenize = (segment: string): string[] => tokenizer(pyRstrip(settings.lowercase ? segment.toLowerCase() : segment));
 
-  const refInfo = (references: SegmentReferences): RefInfo => {
-    const ngrams = new Map<string, number>();
-    const lens: number[] = [];
-    let first = true;
-    for (const ref of references) {
-      if (ref === null || ref === undefined) continue;
-      const tokens = tokenize(ref);
-      lens.push(tokens.length);
-      if (first) {
-        countNgrams(tokens, order, ngrams);
-        first = false;
-      } else {
-        const these = new Map<string, number>();
-        countNgrams(tokens, order, these);
-        for (const [k, v] of these) if (v > (ngrams.get(k) ?? 0)) ngrams.set(k, v);
-      }
-    }
-    if (lens.length === 0) throw new RangeError("a segment has no references (all are null)");
-    return { ngrams, lens };
-  };
-
+  // Integer n-gram ids (ngram-ids.ts) give the same clipped counts as sacrebleu's Counters.
   const segmentStats = (hypothesis: string, references: SegmentReferences): number[] => {
-    const { ngrams: refNgrams, lens } = refInfo(references);
-    const tokens = tokenize(hypothesis);
-    const hypNgrams = new Map<string, number>();
-    countNgrams(tokens, order, hypNgrams);
+    const refs = references.filter((r): r is string => r !== null && r !== undefined);
+    if (refs.length === 0) throw new RangeError("a segment has no references (all are null)");
+    const hypTokens = tokenize(hypothesis);
+    const refTokens = refs.map(tokenize);
+    const interner = new StringInterner();
+    const units = [interner.idsOf(hypTokens), ...refTokens.map((t) => interner.idsOf(t))];
+    const grams = ngramIds(units, order, interner.size);
     const stats = new Array<number>(2 + 2 * order).fill(0);
-    stats[0] = tokens.length;
-    stats[1] = closestRefLen(tokens.length, lens);
-    for (const [ngram, count] of hypNgrams) {
-      let n = 0;
-      for (let i = 0; i < ngram.length; i++) if (ngram.charCodeAt(i) === 32) n++;
-      stats[2 + order + n]! += count;
-      const refCount = refNgrams.get(ngram);
-      if (refCount !== undefined) stats[2 + n]! += Math.min(count, refCount);
+    stats[0] = hypTokens.length;
+    stats[1] = closestRefLen(
+      hypTokens.length,
+      refTokens.map((t) => t.length),
+    );
+    const hyp = grams.ids[0]!;
+    for (let n = 0; n < order; n++) {
+      const refGrams = grams.ids.slice(1).map((r) => r[n]!);
+      stats[2 + n] = clippedMatchesMaxRef(hyp[n]!, refGrams, grams.distinct[n]!);
+      stats[2 + order + n] = hyp[n]!.length;
     }
     return stats;
   };

@@ -160,3 +160,30 @@ describe("chrF invariants", () => {
     expect(() => createChrfScorer().segmentStats("a", [null])).toThrow(/no references/);
   });
 });
+
+describe("chrF fast path (integer n-gram ids) equals the Counter path", () => {
+  // Deterministic pseudo-random text over an alphabet with astral characters, Python-only
+  // whitespace (U+001C, U+0085), punctuation and repeated letters, so n-grams collide often.
+  const alphabet = ["a", "b", "c", "a", "b", " ", " ", ".", ",", "(", ")", "'", "é", "ก", "北", "😀", "𠀀", "\x1c", "\u0085", "\u3000", "A"];
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const text = () => Array.from({ length: Math.floor(rand() * 40) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("");
+
+  it.each([
+    [{}],
+    [{ wordOrder: 2 }],
+    [{ wordOrder: 2, lowercase: true, whitespace: true }],
+    [{ charOrder: 3, wordOrder: 3 }],
+    [{ charOrder: 0, wordOrder: 2 }],
+  ])("on 300 random segments with settings %o", (settings) => {
+    const s = createChrfScorer(settings);
+    for (let i = 0; i < 300; i++) {
+      const hyp = text();
+      const refs = Array.from({ length: 1 + Math.floor(rand() * 3) }, text);
+      expect(s.segmentStats(hyp, refs), JSON.stringify([hyp, refs])).toEqual(s.segmentStatsGeneric(hyp, refs));
+    }
+  });
+});

@@ -4,6 +4,7 @@
  * trailing ASCII punctuation mark off each word. For several references the one with the best
  * segment-level F wins. Scores are 0–100.
  */
+import { CharInterner, StringInterner, clippedMatches, ngramIds } from "./ngram-ids.js";
 import { PY_PUNCTUATION, hasAstral, pyLen, pyRemoveWhitespace, pySplit } from "./python-str.js";
 
 export interface ChrfSettings {
@@ -115,6 +116,8 @@ function matchStats(hyp: Counts, ref: Counts, out: number[]): void {
 
 export interface ChrfScorer {
   readonly settings: ChrfSettings;
+  /** The Counter-based path only (for cross-checking the integer fast path in tests). */
+  segmentStatsGeneric(hypothesis: string, references: readonly string[]): number[];
   /** Flattened [hyp, ref, match] triples per order for the best reference. */
   segmentStats(hypothesis: string, references: readonly (string | null | undefined)[]): number[];
   fScore(stats: readonly number[]): number;
@@ -131,8 +134,10 @@ export function createChrfScorer(partial: Partial<ChrfSettings> = {}): ChrfScore
   const order = charOrder + wordOrder;
   const factor = beta ** 2;
 
+  const prep = (segment: string): string => (settings.lowercase ? segment.toLowerCase() : segment);
+
   const extract = (segment: string): Counts[] => {
-    const s = settings.lowercase ? segment.toLowerCase() : segment;
+    const s = prep(segment);
     const all = charNgrams(s, charOrder, settings.whitespace);
     if (wordOrder > 0) {
       const words = chrfWords(s);
@@ -175,15 +180,10 @@ export function createChrfScorer(partial: Partial<ChrfSettings> = {}): ChrfScore
     return 100 * f;
   };
 
-  const segmentStats = (hypothesis: string, references: readonly (string | null | undefined)[]): number[] => {
-    const hyp = extract(hypothesis);
+  const pickBest = (perRef: number[][]): number[] => {
     let best: number[] | undefined;
     let bestF = -1;
-    for (const ref of references) {
-      if (ref === null || ref === undefined) continue;
-      const refNgrams = extract(ref);
-      const stats: number[] = [];
-      for (let i = 0; i < order; i++) matchStats(hyp[i]!, refNgrams[i]!, stats);
+    for (const stats of perRef) {
       const f = fScore(stats);
       if (f > bestF) {
         bestF = f;
@@ -194,11 +194,67 @@ export function createChrfScorer(partial: Partial<ChrfSettings> = {}): ChrfScore
     return best;
   };
 
+  /** Reference path: Python-style Counters of substrings (used for astral text and huge alphabets). */
+  const segmentStatsGeneric = (hypothesis: string, refs: readonly string[]): number[] => {
+    const hyp = extract(hypothesis);
+    return pickBest(
+      refs.map((ref) => {
+        const refNgrams = extract(ref);
+        const stats: number[] = [];
+        for (let i = 0; i < order; i++) matchStats(hyp[i]!, refNgrams[i]!, stats);
+        return stats;
+      }),
+    );
+  };
+
+  /** Fast path: integer n-gram ids (see ngram-ids.ts). */
+  const segmentStatsFast = (hypothesis: string, refs: readonly string[]): number[] => {
+    const texts = [hypothesis, ...refs].map(prep);
+    const charTexts = settings.whitespace ? texts : texts.map(pyRemoveWhitespace);
+    const chars = new CharInterner();
+    let charUnits: Int32Array[];
+    let charBase: number;
+    try {
+      charUnits = charTexts.map((t) => chars.idsOf(t));
+      charBase = chars.size;
+    } finally {
+      chars.reset();
+    }
+    const charGrams = ngramIds(charUnits, charOrder, charBase);
+    let wordGrams: ReturnType<typeof ngramIds> | undefined;
+    if (wordOrder > 0) {
+      const words = new StringInterner();
+      const wordUnits = texts.map((t) => words.idsOf(chrfWords(t)));
+      wordGrams = ngramIds(wordUnits, wordOrder, words.size);
+    }
+    const triple = (h: Int32Array, r: Int32Array, distinct: number, out: number[]) => {
+      // sacrebleu does not count hypothesis n-grams of an order the reference has none of.
+      out.push(r.length > 0 ? h.length : 0, r.length, clippedMatches(h, r, distinct));
+    };
+    return pickBest(
+      refs.map((_, k) => {
+        const stats: number[] = [];
+        for (let i = 0; i < charOrder; i++) triple(charGrams.ids[0]![i]!, charGrams.ids[k + 1]![i]!, charGrams.distinct[i]!, stats);
+        if (wordGrams !== undefined) {
+          for (let i = 0; i < wordOrder; i++) triple(wordGrams.ids[0]![i]!, wordGrams.ids[k + 1]![i]!, wordGrams.distinct[i]!, stats);
+        }
+        return stats;
+      }),
+    );
+  };
+
+  const segmentStats = (hypothesis: string, references: readonly (string | null | undefined)[]): number[] => {
+    const refs = references.filter((r): r is string => r !== null && r !== undefined);
+    if (refs.length === 0) throw new RangeError("a segment has no references (all are null)");
+    return segmentStatsFast(hypothesis, refs);
+  };
+
   const wrap = (score: number): ChrfScore => ({ score, char_order: charOrder, word_order: wordOrder, beta });
 
   return {
     settings,
     segmentStats,
+    segmentStatsGeneric,
     fScore,
     corpusScore(hypotheses, references) {
       if (hypotheses.length !== references.length) {
