@@ -2,9 +2,11 @@
  * rouge: UltraEval's ROUGE — sacrebleu-tokenize output and reference, then `rouge_chinese`
  * (sentences cut at Chinese and ASCII sentence ends; ROUGE-1/2 on n-gram *sets*; ROUGE-L as the plain
  * LCS over all words), the chosen statistic × 100. Options as upstream: `tokenizer` (default 13a),
- * `index` f/p/r (only the first letter counts: "f1" → f), `n_gram` 1/2/l. With a list of references the
- * best is taken; upstream re-tokenizes the already tokenized output for every further reference, and so
- * does this. Upstream turns any error (e.g. an empty output) into 0, and so does this.
+ * `index` f/p/r (only the first letter counts: "f1" → f), `n_gram` 1/2/l. Upstream turns any error
+ * (e.g. an empty output) into 0, and so does this.
+ *
+ * Upstream bug, fixed by default: with a list of references upstream's `zip` keeps only the FIRST
+ * reference. Here the best reference counts; `firstReferenceOnly: true` reproduces upstream.
  */
 import { z } from "zod";
 import { baseOptionsSchema, definePerSampleMetric } from "./define.js";
@@ -79,19 +81,21 @@ const rougeOptions = baseOptionsSchema.extend({
   tokenizer: z.enum(ULTRAEVAL_TOKENIZERS).default("13a"),
   index: z.string().min(1).default("f1"),
   n_gram: z.union([z.string().min(1), z.number().int()]).default("1"),
+  firstReferenceOnly: z.boolean().default(false),
 });
 
-export function ultraevalRougeScore(prediction: string, reference: string | readonly string[], kind: RougeKind, stat: RougeStat, tokenizer: UltraevalTokenizer): number {
+export function ultraevalRougeScore(
+  prediction: string,
+  reference: string | readonly string[],
+  kind: RougeKind,
+  stat: RougeStat,
+  tokenizer: UltraevalTokenizer,
+  firstReferenceOnly = false,
+): number {
+  const refs = typeof reference === "string" ? [reference] : firstReferenceOnly ? reference.slice(0, 1) : reference;
+  const pred = sacrebleuTokenize(prediction, tokenizer);
   try {
-    if (typeof reference === "string") {
-      return 100 * rougeChinese(sacrebleuTokenize(prediction, tokenizer), sacrebleuTokenize(reference, tokenizer), kind, stat);
-    }
-    let pred = prediction;
-    const scores = reference.map((ref) => {
-      pred = sacrebleuTokenize(pred, tokenizer);
-      return rougeChinese(pred, sacrebleuTokenize(ref, tokenizer), kind, stat);
-    });
-    return 100 * Math.max(...scores);
+    return 100 * Math.max(...refs.map((ref) => rougeChinese(pred, sacrebleuTokenize(ref, tokenizer), kind, stat)));
   } catch (error) {
     if (error instanceof RangeError) return 0;
     throw error;
@@ -112,6 +116,6 @@ export const ultraevalRouge = definePerSampleMetric({
     if (typeof gt !== "string" && !(Array.isArray(gt) && gt.length > 0 && gt.every((g) => typeof g === "string"))) {
       fail(`expected the reference to be a string or a non-empty list of strings, got ${describe(gt)}`);
     }
-    return ultraevalRougeScore(firstText(call, fail), gt as string | string[], kind, stat, o.tokenizer);
+    return ultraevalRougeScore(firstText(call, fail), gt as string | string[], kind, stat, o.tokenizer, o.firstReferenceOnly);
   },
 });

@@ -67,7 +67,25 @@ describe("per-instance BLEU and chrF against sacrebleu 2.6.0", () => {
   });
 });
 
+const rougeCases = JSON.parse(readFileSync(new URL("./__fixtures__/rouge_cases.json", import.meta.url), "utf8")) as {
+  hyp: string;
+  ref: string | string[];
+  expected: Record<string, number>;
+}[];
+
 describe("rouge (rouge_chinese semantics)", () => {
+  it("matches UltraEval + rouge_chinese on every case (values from the Python code, see generate-rouge-cases.py)", () => {
+    for (const c of rougeCases) {
+      for (const [key, expected] of Object.entries(c.expected)) {
+        const [kind, stat] = key.split("-") as ["1" | "2" | "l", "f" | "p" | "r"];
+        expect(ultraevalRougeScore(c.hyp, c.ref, kind, stat, "none", true), `${JSON.stringify(c.hyp)} ${key}`).toBe(expected);
+      }
+    }
+  });
+  it("uses the best of several references unless firstReferenceOnly reproduces upstream", () => {
+    expect(ultraevalRougeScore("A b. C d", ["a b c d", "A b C d"], "1", "r", "none", true)).toBe(25);
+    expect(ultraevalRougeScore("A b. C d", ["a b c d", "A b C d"], "1", "r", "none")).toBe(75);
+  });
   it("ROUGE-1 and ROUGE-2 count distinct n-grams", () => {
     // hyp {the, cat, sat} (the repeated) vs ref {the, cat, ran}: overlap 2 of 3 each way.
     expect(rougeChinese("the cat the sat", "the cat ran", "1", "p")).toBeCloseTo(2 / 3, 12);
