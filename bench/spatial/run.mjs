@@ -3,24 +3,29 @@
 // shapes and each output format. Imports the built package: run `npx tsc --build packages/spatial` first.
 // Usage: node bench/spatial/run.mjs [--count N] [--repeats R]
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir, cpus } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeDataset } from "../../packages/spatial/dist/index.js";
 
-const { values } = parseArgs({ options: { count: { type: "string", default: "5000" }, repeats: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: { count: { type: "string", default: "5000" }, repeats: { type: "string", default: "3" }, workers: { type: "string" }, quick: { type: "boolean", default: false } },
+});
 const count = Number(values.count);
 const repeats = Number(values.repeats);
+const workers = values.workers === undefined ? undefined : Number(values.workers);
+const load = loadavg()[0].toFixed(2);
 const root = mkdtempSync(join(tmpdir(), "bench-spatial-"));
 const rows = [];
 try {
   for (const shapes of [3, 7]) {
-    for (const [format, images] of [["original", false], ["seahelm", false], ["ultraeval", false], ["seahelm", true]]) {
+    const variants = [["original", false], ["seahelm", false], ["ultraeval", false], ["seahelm", true]];
+    for (const [format, images] of values.quick ? variants.slice(0, 1) : variants) {
       const rates = [];
       for (let r = 0; r < repeats; r++) {
         const out = join(root, `${shapes}-${format}-${images}-${r}`);
         const t0 = performance.now();
-        await writeDataset(out, { shapes, count, seed: `bench-${r}`, format, images });
+        await writeDataset(out, { shapes, count, seed: `bench-${r}`, format, images, ...(workers ? { workers } : {}) });
         const seconds = (performance.now() - t0) / 1000;
         rates.push(count / seconds);
         rmSync(out, { recursive: true, force: true });
@@ -33,7 +38,9 @@ try {
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
-console.log(`node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${count} canvases per run, ${repeats} runs`);
+console.log(
+  `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? "?"}, load average ${load} at start, ${count} canvases per run, ${repeats} runs, workers ${workers ?? "default (up to 4)"}`,
+);
 console.log("| shapes | format | canvases/s (median) | min | max |");
 console.log("|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.shapes} | ${r.format} | ${r.median} | ${r.min} | ${r.max} |`);

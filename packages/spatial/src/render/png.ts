@@ -17,7 +17,9 @@ function insideConvex(poly: readonly (readonly [number, number])[], x: number, y
 /** Rasterises the canvas directly (pixel-centre sampling) into RGB bytes. */
 export function rasterize(shapes: readonly Shape[], size = 256): Uint8Array {
   const rgb = new Uint8Array(size * size * 3);
-  for (let i = 0; i < size * size; i++) rgb.set(BACKGROUND, i * 3);
+  const [br, bg, bb] = BACKGROUND;
+  if (br === bg && bg === bb) rgb.fill(br);
+  else for (let i = 0; i < size * size; i++) rgb.set(BACKGROUND, i * 3);
   const scale = size / CANVAS_WIDTH;
   for (const s of shapes) {
     const b = bbox(s);
@@ -34,7 +36,12 @@ export function rasterize(shapes: readonly Shape[], size = 256): Uint8Array {
         const y = Y_MAX - (py + 0.5) / scale;
         const inside =
           poly === undefined ? (x - s.center[0]) ** 2 + (y - s.center[1]) ** 2 <= r * r : insideConvex(poly, x, y);
-        if (inside) rgb.set(fill, (py * size + px) * 3);
+        if (inside) {
+          const at = (py * size + px) * 3;
+          rgb[at] = fill[0];
+          rgb[at + 1] = fill[1];
+          rgb[at + 2] = fill[2];
+        }
       }
   }
   return rgb;
