@@ -69,6 +69,15 @@ describe("function_execution", () => {
     await expect(metric.compute([input("x")], { timeoutSeconds: -1 })).rejects.toThrow(ConfigError);
   });
 
+  it("kills the program when the run is aborted", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = runPythonProgram("import time\ntime.sleep(30)\n", { timeoutSeconds: 20, command: ["python3"], signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toThrow(/aborted/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("says clearly when Python cannot be started", async () => {
     await expect(metric.compute([input("    return 1\n")], { command: ["/nonexistent/python3"] })).rejects.toThrow(/cannot start/);
   });
