@@ -24,12 +24,15 @@ def read(path, unescape=False):
 
 def timeit(fn, repeats):
     times = []
+    cpu = []
     value = None
     for _ in range(repeats):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         value = fn()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times), value
+        cpu.append(time.process_time() - c0)
+    return statistics.median(times), min(times), statistics.median(cpu), value
 
 
 def main():
@@ -42,10 +45,8 @@ def main():
     n = len(hyps)
     rows = []
     # Fresh metric objects per run so tokenizer caches do not carry over between repeats.
-    med, mn, v = timeit(lambda: CHRF(word_order=2).corpus_score(hyps, [refs]).score, a.repeats)
-    rows.append(("sacrebleu CHRF(word_order=2).corpus_score", med, mn, v))
-    med, mn, v = timeit(lambda: BLEU().corpus_score(hyps, [refs]).score, a.repeats)
-    rows.append(("sacrebleu BLEU().corpus_score", med, mn, v))
+    rows.append(("sacrebleu CHRF(word_order=2).corpus_score", *timeit(lambda: CHRF(word_order=2).corpus_score(hyps, [refs]).score, a.repeats)))
+    rows.append(("sacrebleu BLEU().corpus_score", *timeit(lambda: BLEU().corpus_score(hyps, [refs]).score, a.repeats)))
     try:
         from rouge_score import rouge_scorer
         label = "rouge_score RougeScorer(['rougeL'])"
@@ -61,11 +62,10 @@ def main():
         def run():
             s = make(stem)
             return statistics.fmean(get(s.score(t, p)) for t, p in zip(targets, preds))
-        med, mn, v = timeit(run, a.repeats)
-        rows.append((f"{label}{' + stemmer' if stem else ''}", med, mn, v))
+        rows.append((f"{label}{' + stemmer' if stem else ''}", *timeit(run, a.repeats)))
     print(f"Python {sys.version.split()[0]}, {n} segments, {a.repeats} repeats")
-    for name, med, mn, v in rows:
-        print(f"{name:70s} median {med:8.3f} s  min {mn:8.3f} s  {med / n * 1e6:9.1f} us/segment  score {v:.4f}")
+    for name, med, mn, cpu, v in rows:
+        print(f"{name:72s} median {med:7.3f} s  min {mn:7.3f} s  median cpu {cpu:7.3f} s  {med / n * 1e6:8.1f} us/segment  score {v:.4f}")
 
 
 if __name__ == "__main__":

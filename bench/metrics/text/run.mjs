@@ -43,19 +43,26 @@ const cases = [
 const rows = [];
 for (const [label, id, inputs, options, key] of cases) {
   const times = [];
+  const cpu = [];
   let score = Number.NaN;
   for (let r = 0; r < repeats; r++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const result = await textMetrics[id].compute(inputs, options);
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
     score = result.scores[key];
   }
   times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
   rows.push({
     case: label,
     "median s": (median / 1000).toFixed(3),
     "min s": (times[0] / 1000).toFixed(3),
+    // CPU time of the whole process (all threads): less sensitive to other load on the machine.
+    "median cpu s": (cpu[Math.floor(cpu.length / 2)] / 1000).toFixed(3),
     "µs/segment": ((median * 1000) / inputs.length).toFixed(1),
     score: score.toFixed(4),
   });
