@@ -13,6 +13,8 @@ import {
   type TaskSpec,
   YardstickError,
 } from "@yardstick/core";
+import { createReadStream, existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { type TaskResult, aggregateResults, type ResultsTree } from "./aggregate.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { forEachConcurrent } from "./pool.js";
@@ -66,17 +68,30 @@ interface TurnState {
 }
 
 /**
- * The hash of what was sent, as the dev server of @yardstick/testing counts it in `/stats`:
- * sha256 of the canonical `{messages: [{role, content}]}` or `{prompt}`.
+ * The two hashes of a request, from one canonical serialisation of it:
+ * - `promptHash`: what was sent, as the dev server of @yardstick/testing counts it in `/stats`
+ *   (sha256 of the canonical `{messages: [{role, content}]}` or `{prompt}`);
+ * - `key`: the cache key, sha256 of the canonical `{model, request}`.
  */
-export function promptHashOf(request: ModelRequest): string {
-  return request.kind === "chat"
-    ? sha256(canonicalJson({ messages: request.messages.map((m) => ({ role: m.role, content: m.content })) }))
-    : sha256(canonicalJson({ prompt: request.prompt }));
+export function hashRequest(modelIdentity: string, request: ModelRequest): { key: string; promptHash: string } {
+  const sent =
+    request.kind === "chat"
+      ? `"messages":${canonicalJson(request.messages.map((m) => ({ role: m.role, content: m.content })))}`
+      : `"prompt":${JSON.stringify(request.prompt)}`;
+  const { kind, params, ...rest } = request;
+  const others = request.kind === "chat" ? { ...rest, messages: undefined } : { ...rest, prompt: undefined };
+  // A fixed key order (kind, messages|prompt, params, then any other fields sorted): stable, and
+  // the messages are serialised once for both hashes.
+  const extra = canonicalJson(others).slice(1, -1);
+  const requestJson = `{"kind":${JSON.stringify(kind)},${sent},"params":${canonicalJson(params)}${extra ? `,${extra}` : ""}}`;
+  return {
+    promptHash: sha256(`{${sent}}`),
+    key: sha256(`{"model":${JSON.stringify(modelIdentity)},"request":${requestJson}}`),
+  };
 }
 
-export function requestKey(modelIdentity: string, request: ModelRequest): string {
-  return hashCanonical({ model: modelIdentity, request });
+export function promptHashOf(request: ModelRequest): string {
+  return hashRequest("", request).promptHash;
 }
 
 /** Runs every task: stream samples, build prompts, consult the store and cache, call the model, score, aggregate. */
@@ -113,21 +128,23 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     const dataOptions = task.data.options ?? {};
     const limit = settings.limit;
 
-    // First pass: count samples and gather the label set (the answer-tag postprocessor, the
-    // classification metrics and the baselines need it before the first request).
-    let total = 0;
+    // The label set and counts: the baselines need them before their first answer, so they get a
+    // first pass over the data; everyone else gets them from the samples at scoring time, and the
+    // progress total from a fast line count when the data is a local JSONL file.
+    const needsLabelsUpFront = model.id.startsWith("baseline:");
+    let total = needsLabelsUpFront ? undefined : await countJsonlRows(dataOptions.path, settings.baseDir);
     const labelCounts = new Map<string, number>();
-    for await (const s of loader.load(dataOptions, dataCtx)) {
-      if (limit !== undefined && total >= limit) break;
-      total++;
-      if (typeof s.label === "string") labelCounts.set(s.label, (labelCounts.get(s.label) ?? 0) + 1);
+    if (total === undefined) {
+      total = 0;
+      for await (const s of loader.load(dataOptions, dataCtx)) {
+        if (limit !== undefined && total >= limit) break;
+        total++;
+        if (typeof s.label === "string") labelCounts.set(s.label, (labelCounts.get(s.label) ?? 0) + 1);
+      }
+    } else if (limit !== undefined) {
+      total = Math.min(total, limit);
     }
-    const labels = task.labels ?? (labelCounts.size > 0 ? [...labelCounts.keys()].sort() : undefined);
-    const effective: TaskSpec = {
-      ...task,
-      labels,
-      extra: { ...task.extra, labelCounts: Object.fromEntries(labelCounts) },
-    };
+    let effective: TaskSpec = withLabels(task, labelCounts);
     const examples = await loadExamples(effective);
 
     const outcome: TaskOutcome = {
@@ -177,7 +194,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
           if (last.error) break;
           responses.push(last.text ?? "");
         }
-        finals.set(sample.id, { sample, turn: last });
+        finals.set(sample.id, { sample: forScoring(sample), turn: last });
         if (allStored) outcome.fromStore++;
         progress.advance(1, allStored);
       },
@@ -200,8 +217,8 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
         typeof built === "string"
           ? { kind: "completion", prompt: built, params: t.generation }
           : { kind: "chat", messages: built as ChatMessage[], params: t.generation };
-      const key = requestKey(identity, request);
-      const base = { task: t.key, sample: sample.id, turn, key, promptHash: promptHashOf(request) };
+      const { key, promptHash } = hashRequest(identity, request);
+      const base = { task: t.key, sample: sample.id, turn, key, promptHash };
       const cached = settings.cache?.get(key) as ModelResponse | undefined;
       if (cached) {
         outcome.fromCache++;
@@ -256,6 +273,12 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     }
 
     if (settings.signal?.aborted) return outcome;
+    if (labelCounts.size === 0) {
+      for (const { sample } of finals.values()) {
+        if (typeof sample.label === "string") labelCounts.set(sample.label, (labelCounts.get(sample.label) ?? 0) + 1);
+      }
+      effective = withLabels(task, labelCounts);
+    }
     await scoreTask(effective, finals, outcome);
     return outcome;
   }
@@ -306,6 +329,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
         ...(turn.error ? { error: turn.error.message } : {}),
       });
     }
+    finals.clear();
 
     const scores: Record<string, unknown> = {};
     const perSample = new Map<string, Record<string, number>>();
@@ -316,9 +340,14 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
         for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
         if (result.details) scores[`${ref.id}.details`] = result.details;
         for (const s of result.perSample) {
-          const row = perSample.get(s.sampleId) ?? {};
-          for (const [k, v] of Object.entries(s.scores)) row[k in row ? `${ref.id}.${k}` : k] = v;
-          perSample.set(s.sampleId, row);
+          const row = perSample.get(s.sampleId);
+          if (!row) {
+            perSample.set(s.sampleId, s.scores); // the common single-metric case: no copy
+            continue;
+          }
+          const merged = { ...row };
+          for (const [k, v] of Object.entries(s.scores)) merged[k in merged ? `${ref.id}.${k}` : k] = v;
+          perSample.set(s.sampleId, merged);
         }
       }
     } catch (err) {
@@ -354,9 +383,47 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     };
     await store.writeScores(
       task.key,
-      inputs.map((i) => ({ sample: i.sampleId, prediction: i.prediction, scores: perSample.get(i.sampleId) ?? {} })),
+      (function* () {
+        for (const i of inputs) yield { sample: i.sampleId, prediction: i.prediction, scores: perSample.get(i.sampleId) ?? {} };
+      })(),
     );
   }
+}
+
+function withLabels(task: TaskSpec, labelCounts: Map<string, number>): TaskSpec {
+  const labels = task.labels ?? (labelCounts.size > 0 ? [...labelCounts.keys()].sort() : undefined);
+  return { ...task, labels, extra: { ...task.extra, labelCounts: Object.fromEntries(labelCounts) } };
+}
+
+/** Non-blank lines of a local `.jsonl` file (for the progress total), or undefined for anything else. */
+async function countJsonlRows(path: unknown, baseDir: string | undefined): Promise<number | undefined> {
+  if (typeof path !== "string" || !path.endsWith(".jsonl")) return undefined;
+  const full = isAbsolute(path) || !baseDir ? path : resolve(baseDir, path);
+  if (!existsSync(full)) return undefined;
+  let rows = 0;
+  let lineHasText = false;
+  for await (const chunk of createReadStream(full)) {
+    for (const byte of chunk as Buffer) {
+      if (byte === 0x0a) {
+        if (lineHasText) rows++;
+        lineHasText = false;
+      } else if (byte !== 0x20 && byte !== 0x0d && byte !== 0x09) {
+        lineHasText = true;
+      }
+    }
+  }
+  return lineHasText ? rows + 1 : rows;
+}
+
+/**
+ * What scoring keeps of a sample once its requests are done: everything but the prompt variables,
+ * which can be large (long contexts, images) and which metrics do not read. This bounds memory
+ * on runs of a million samples.
+ */
+function forScoring(sample: Sample): Sample {
+  if (!("prompts" in sample.raw)) return { ...sample, prompts: [] };
+  const { prompts: _prompts, ...raw } = sample.raw;
+  return { ...sample, prompts: [], raw };
 }
 
 function pickPerSampleKey(mainScore: string, perSample: Map<string, Record<string, number>>): string | undefined {

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
 import { mkdir, open, readFile, rename, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -44,6 +45,8 @@ export interface RunManifest {
 export class RunStore {
   readonly dir: string;
   private out: WriteStream | undefined;
+  private pending = "";
+  private flushTimer: NodeJS.Immediate | undefined;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -122,14 +125,42 @@ export class RunStore {
     }
   }
 
+  /**
+   * Queues one record. Lines queued in the same turn of the event loop go out in one write on the
+   * next turn: a busy run then makes one write call per batch instead of one per response, and a
+   * crash loses at most the lines of that one turn.
+   */
   append(record: ResponseRecord): void {
     if (!this.out) throw new Error("run store is not open");
-    this.out.write(`${JSON.stringify(record)}\n`);
+    this.pending += `${JSON.stringify(record)}\n`;
+    if (this.pending.length >= 1 << 20) this.flushPending();
+    else this.flushTimer ??= setImmediate(() => this.flushPending());
   }
 
-  async writeScores(taskKey: string, lines: unknown[]): Promise<void> {
-    const body = lines.map((l) => JSON.stringify(l)).join("\n");
-    await writeAtomic(join(this.dir, "scores", `${slug(taskKey)}.jsonl`), body === "" ? "" : `${body}\n`);
+  private flushPending(): void {
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.pending === "" || !this.out) return;
+    this.out.write(this.pending);
+    this.pending = "";
+  }
+
+  /** Replaces a task's per-sample scores, streaming the lines (a task can have a million samples). */
+  async writeScores(taskKey: string, lines: Iterable<unknown>): Promise<void> {
+    const path = join(this.dir, "scores", `${slug(taskKey)}.jsonl`);
+    const tmp = `${path}.tmp-${process.pid}`;
+    const out = createWriteStream(tmp);
+    let chunk = "";
+    for (const line of lines) {
+      chunk += `${JSON.stringify(line)}\n`;
+      if (chunk.length >= 1 << 16) {
+        if (!out.write(chunk)) await once(out, "drain");
+        chunk = "";
+      }
+    }
+    out.end(chunk);
+    await once(out, "finish");
+    await rename(tmp, path);
   }
 
   async readScores(taskKey: string): Promise<unknown[]> {
@@ -146,6 +177,7 @@ export class RunStore {
   }
 
   async close(): Promise<void> {
+    this.flushPending();
     const out = this.out;
     this.out = undefined;
     if (out) await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));

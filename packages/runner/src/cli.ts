@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-import { main } from "./main.js";
+import { tuneHeapForBatchRuns } from "./heap-tuning.js";
 import { processIO } from "./io.js";
+import { main } from "./main.js";
+
+tuneHeapForBatchRuns();
 
 main(process.argv.slice(2), processIO()).then(
   (code) => {

@@ -6,3 +6,4 @@ export { runCommand } from "./run-command.js";
 export { formatResultsTable } from "./table.js";
 export { loadTaskSpecs } from "./tasks.js";
 export { spatialSolverPolicy } from "./spatial-policy.js";
+export { tuneHeapForBatchRuns } from "./heap-tuning.js";

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// bench/throughput: `yardstick run` of N samples against the dev server (zero latency) beside a bare
+// undici loop sending the same requests to the same server. Usage: node bench/throughput/run.mjs [N] [concurrency]
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import { Pool } from "undici";
+import { makeTask, messagesFor } from "./make-task.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const n = Number(process.argv[2] ?? 20000);
+const concurrency = Number(process.argv[3] ?? 64);
+
+async function startServer() {
+  const child = spawn(process.execPath, [join(root, "packages/testing/dist/dev-server-cli.js"), "--port", "0", "--policy", "fixed:Answer: Positive"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const rl = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve) => rl.once("line", resolve));
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+async function bareLoop(url) {
+  const origin = new URL(url).origin;
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  let next = 0;
+  const t0 = performance.now();
+  const lane = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= n) return;
+      const res = await pool.request({
+        path: "/v1/chat/completions",
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "bench", messages: messagesFor(i), max_tokens: 16 }),
+      });
+      const body = await res.body.json();
+      if (!body.choices) throw new Error("bad response");
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  const seconds = (performance.now() - t0) / 1000;
+  await pool.close();
+  return seconds;
+}
+
+function harness(taskDir, url) {
+  const out = join(taskDir, "run");
+  const cache = join(taskDir, "cache");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, "harness-child.mjs"), taskDir, url, out, String(concurrency), cache], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let text = "";
+    child.stdout.on("data", (d) => {
+      text += d;
+    });
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(text.trim().split("\n").pop())) : reject(new Error(`harness exited ${code}`))));
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), "yardstick-bench-"));
+try {
+  await makeTask(dir, n);
+  const server = await startServer();
+  try {
+    const bareSeconds = await bareLoop(server.url);
+    const h = await harness(dir, server.url);
+    if (h.code !== 0) throw new Error(`yardstick run exited with ${h.code}`);
+    const bareRate = n / bareSeconds;
+    const harnessRate = n / h.seconds;
+    const result = {
+      samples: n,
+      concurrency,
+      bare: { seconds: +bareSeconds.toFixed(2), perSecond: Math.round(bareRate) },
+      yardstick: { seconds: +h.seconds.toFixed(2), perSecond: Math.round(harnessRate), peakRssMB: Math.round(h.maxRssMB) },
+      ratio: +(harnessRate / bareRate).toFixed(3),
+    };
+    console.log(JSON.stringify(result));
+  } finally {
+    server.stop();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
