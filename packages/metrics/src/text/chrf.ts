@@ -194,7 +194,7 @@ export function createChrfScorer(partial: Partial<ChrfSettings> = {}): ChrfScore
     return best;
   };
 
-  /** Reference path: Python-style Counters of substrings (used for astral text and huge alphabets). */
+  /** Counter-of-substrings path, a direct transcription of the definition; kept to cross-check the fast path in tests. */
   const segmentStatsGeneric = (hypothesis: string, refs: readonly string[]): number[] => {
     const hyp = extract(hypothesis);
     return pickBest(
