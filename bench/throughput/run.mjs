@@ -64,27 +64,44 @@ function harness(taskDir, url) {
   });
 }
 
-const dir = mkdtempSync(join(tmpdir(), "yardstick-bench-"));
-try {
-  await makeTask(dir, n);
-  const server = await startServer();
+async function measure(samples, url) {
+  const dir = mkdtempSync(join(tmpdir(), "yardstick-bench-"));
   try {
-    const bareSeconds = await bareLoop(server.url);
-    const h = await harness(dir, server.url);
+    await makeTask(dir, samples);
+    const h = await harness(dir, url);
     if (h.code !== 0) throw new Error(`yardstick run exited with ${h.code}`);
-    const bareRate = n / bareSeconds;
-    const harnessRate = n / h.seconds;
-    const result = {
+    return h;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const server = await startServer();
+try {
+  const bareSeconds = await bareLoop(server.url);
+  const full = await measure(n, server.url);
+  // A tenth-size run gives the fixed cost (process start, module loading, scoring, writing results),
+  // so the marginal rate is the harness's steady request rate.
+  const small = await measure(Math.max(1, Math.round(n / 10)), server.url);
+  const bareRate = n / bareSeconds;
+  const harnessRate = n / full.seconds;
+  const marginalRate = (n - Math.round(n / 10)) / (full.seconds - small.seconds);
+  console.log(
+    JSON.stringify({
       samples: n,
       concurrency,
       bare: { seconds: +bareSeconds.toFixed(2), perSecond: Math.round(bareRate) },
-      yardstick: { seconds: +h.seconds.toFixed(2), perSecond: Math.round(harnessRate), peakRssMB: Math.round(h.maxRssMB) },
+      yardstick: {
+        seconds: +full.seconds.toFixed(2),
+        perSecond: Math.round(harnessRate),
+        fixedCostSeconds: +(small.seconds - Math.round(n / 10) / marginalRate).toFixed(2),
+        marginalPerSecond: Math.round(marginalRate),
+        peakRssMB: Math.round(full.maxRssMB),
+      },
       ratio: +(harnessRate / bareRate).toFixed(3),
-    };
-    console.log(JSON.stringify(result));
-  } finally {
-    server.stop();
-  }
+      marginalRatio: +(marginalRate / bareRate).toFixed(3),
+    }),
+  );
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  server.stop();
 }
