@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shapesIntersect } from "./geometry.js";
+import { polygonsIntersect, shapePolygon, shapesIntersect } from "./geometry.js";
 import { bbox, inBounds, type Shape, shapeLabel } from "./shape.js";
 
 const S = (kind: Shape["kind"], size: Shape["size"], x: number, y: number, color: Shape["color"] = "Red"): Shape => ({
@@ -56,5 +56,24 @@ describe("shape geometry", () => {
     // A triangle's empty upper corners: boxes overlap, shapes do not.
     expect(shapesIntersect(S("Triangle", "Large", 0, 0), S("Square", "Small", 3, 2))).toBe(false);
     expect(shapesIntersect(S("Triangle", "Large", 0, 0), S("Square", "Small", 2, 0))).toBe(true);
+  });
+});
+
+describe("intersection shortcuts", () => {
+  it("agree with the pure polygon test for every kind, size and integer offset that can touch", () => {
+    const kinds = ["Square", "Circle", "Triangle"] as const;
+    const sizes = ["Small", "Large"] as const;
+    let disagreements = 0;
+    for (const ka of kinds)
+      for (const sa of sizes)
+        for (const kb of kinds)
+          for (const sb of sizes)
+            for (let dx = -9; dx <= 9; dx++)
+              for (let dy = -9; dy <= 9; dy++) {
+                const a = S(ka, sa, 0, 0);
+                const b = S(kb, sb, dx, dy);
+                if (shapesIntersect(a, b) !== polygonsIntersect(shapePolygon(a), shapePolygon(b))) disagreements++;
+              }
+    expect(disagreements).toBe(0);
   });
 });

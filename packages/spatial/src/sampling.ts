@@ -1,6 +1,6 @@
 import { COLORS, COMBINATION_COUNT, SHAPE_KINDS, SIZES, X_MAX, X_MIN, Y_MAX, Y_MIN } from "./constants.js";
 import { SpatialGenerationError } from "./errors.js";
-import { boxesTouch, type Polygon, polygonsIntersect, shapePolygon } from "./geometry.js";
+import { boxesTouch, type Polygon, shapePolygon, shapesIntersect } from "./geometry.js";
 import type { Rng } from "./random.js";
 import { type BBox, bbox, type Shape, shapeLabel } from "./shape.js";
 
@@ -37,7 +37,7 @@ export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
     for (let k = 0; k < placed.length; k++) {
       if (!boxesTouch(box, boxes[k]!)) continue;
       poly ??= shapePolygon(candidate);
-      if (polygonsIntersect(poly, polys[k]!)) return false;
+      if (shapesIntersect(candidate, placed[k]!, poly, polys[k])) return false;
     }
     return true;
   };
