@@ -90,10 +90,15 @@ const EPS = 1e-9;
  */
 export function shapesIntersect(a: Shape, b: Shape, polyA?: Polygon, polyB?: Polygon): boolean {
   if (!boxesTouch(bbox(a), bbox(b))) return false;
+  return quickIntersect(a, b) ?? polygonsIntersect(polyA ?? shapePolygon(a), polyB ?? shapePolygon(b));
+}
+
+/** The circle-bound shortcut alone: true/false when it decides, undefined when the polygons must. */
+export function quickIntersect(a: Shape, b: Shape): boolean | undefined {
   const d = Math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]);
   const [outA, inA] = radii(a);
   const [outB, inB] = radii(b);
   if (d > outA + outB + EPS) return false;
   if (d < inA + inB - EPS) return true;
-  return polygonsIntersect(polyA ?? shapePolygon(a), polyB ?? shapePolygon(b));
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { COLORS, COMBINATION_COUNT, SHAPE_KINDS, SIZES, X_MAX, X_MIN, Y_MAX, Y_MIN } from "./constants.js";
 import { SpatialGenerationError } from "./errors.js";
-import { boxesTouch, type Polygon, shapePolygon, shapesIntersect } from "./geometry.js";
+import { boxesTouch, type Polygon, polygonsIntersect, quickIntersect, shapePolygon } from "./geometry.js";
 import type { Rng } from "./random.js";
 import { type BBox, bbox, type Shape, shapeLabel } from "./shape.js";
 
@@ -29,15 +29,20 @@ export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
   const combos = rng.shuffle(allCombinations());
   const placed: Shape[] = [];
   const boxes: BBox[] = [];
-  const polys: Polygon[] = [];
+  const polys: (Polygon | undefined)[] = [];
   const fits = (candidate: Shape): boolean => {
     const box = bbox(candidate);
     if (box.left < X_MIN || box.right > X_MAX || box.bottom < Y_MIN || box.top > Y_MAX) return false;
     let poly: Polygon | undefined;
     for (let k = 0; k < placed.length; k++) {
       if (!boxesTouch(box, boxes[k]!)) continue;
+      const quick = quickIntersect(candidate, placed[k]!);
+      if (quick === false) continue;
+      if (quick === true) return false;
+      // Polygons only for the rare pairs the circle bounds cannot settle.
       poly ??= shapePolygon(candidate);
-      if (shapesIntersect(candidate, placed[k]!, poly, polys[k])) return false;
+      polys[k] ??= shapePolygon(placed[k]!);
+      if (polygonsIntersect(poly, polys[k]!)) return false;
     }
     return true;
   };
@@ -64,7 +69,7 @@ export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
     }
     placed.push(chosen);
     boxes.push(bbox(chosen));
-    polys.push(shapePolygon(chosen));
+    polys.push(undefined);
   }
   return placed;
 }

@@ -37,3 +37,23 @@ export function matches(shape: Shape, q: AttributeQuery): boolean {
 export function adjectives(q: AttributeQuery): string {
   return (q.size ? `${q.size.toLowerCase()} ` : "") + (q.color ? `${q.color.toLowerCase()} ` : "");
 }
+
+/** Bit of a (kind, colour, size) combination, 0..23. */
+export function comboBit(shape: Pick<Shape, "kind" | "color" | "size">): number {
+  return 1 << (SHAPE_KINDS.indexOf(shape.kind) * 8 + COLORS.indexOf(shape.color) * 2 + SIZES.indexOf(shape.size));
+}
+
+/** For each query, the bits of the combinations it matches (so a canvas is answered with a few ANDs). */
+export const QUERY_MASKS: readonly number[] = QUERIES.map((q) => {
+  let mask = 0;
+  for (const kind of SHAPE_KINDS)
+    for (const color of COLORS)
+      for (const size of SIZES) if (matches({ kind, color, size, center: [0, 0] }, q)) mask |= comboBit({ kind, color, size });
+  return mask;
+});
+
+export function popcount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n++;
+  return n;
+}

@@ -1,5 +1,5 @@
 import { SpatialGenerationError } from "../errors.js";
-import { adjectives, attributeQueries, matches } from "./attributes.js";
+import { adjectives, attributeQueries, comboBit, popcount, QUERY_MASKS } from "./attributes.js";
 import type { QA, SpatialTask } from "./types.js";
 
 const QUESTIONS = attributeQueries().map((q) => `How many ${adjectives(q)}${q.kind ? `${q.kind.toLowerCase()}s` : "shapes"} are there?`);
@@ -11,11 +11,10 @@ export const countTask: SpatialTask = {
     return index % 4 === 0 ? 0 : "non-zero";
   },
   generate(ctx, expected) {
-    const qa: QA[] = attributeQueries().map((q, k) => {
-      let n = 0;
-      for (const s of ctx.shapes) if (matches(s, q)) n++;
-      return [QUESTIONS[k]!, n];
-    });
+    // Combinations are unique on a canvas, so a count is the number of matching combination bits.
+    let canvas = 0;
+    for (const s of ctx.shapes) canvas |= comboBit(s);
+    const qa: QA[] = QUERY_MASKS.map((mask, k) => [QUESTIONS[k]!, popcount(canvas & mask)]);
     if (expected === undefined) return { questions: ctx.rng.sample(qa, 3) };
     const pool = qa.filter(([, a]) => (expected === 0 ? a === 0 : a !== 0));
     if (pool.length === 0) {

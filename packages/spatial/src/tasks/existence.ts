@@ -1,5 +1,5 @@
 import { SpatialGenerationError } from "../errors.js";
-import { adjectives, attributeQueries, matches } from "./attributes.js";
+import { adjectives, attributeQueries, comboBit, QUERY_MASKS } from "./attributes.js";
 import { type QA, type SpatialTask, yesNoBalance } from "./types.js";
 
 export function existenceQuestion(q: ReturnType<typeof attributeQueries>[number]): string {
@@ -14,7 +14,9 @@ export const existenceTask: SpatialTask = {
   name: "existence",
   selectExpected: yesNoBalance,
   generate(ctx, expected) {
-    const qa: QA[] = attributeQueries().map((q, k) => [QUESTIONS[k]!, ctx.shapes.some((s) => matches(s, q)) ? "Yes" : "No"]);
+    let canvas = 0;
+    for (const s of ctx.shapes) canvas |= comboBit(s);
+    const qa: QA[] = QUERY_MASKS.map((mask, k) => [QUESTIONS[k]!, (canvas & mask) !== 0 ? "Yes" : "No"]);
     if (expected === undefined) return { questions: ctx.rng.sample(qa, 3) };
     const pool = qa.filter(([, a]) => a === expected);
     if (pool.length === 0) {
