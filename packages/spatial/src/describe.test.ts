@@ -26,3 +26,18 @@ describe("describeCanvas reproduces the original data files", () => {
     });
   }
 });
+
+describe("originalJsonText", () => {
+  it("writes exactly JSON.stringify(doc, null, 4), i.e. upstream's json.dump(indent=4)", async () => {
+    const { generateDataset } = await import("./generate.js");
+    const { originalJsonText, toOriginalJson } = await import("./original-format.js");
+    for (const shapes of [1, 2, 3, 7]) {
+      for (const r of generateDataset({ shapes, count: 6, seed: "json", mode: shapes === 3 ? "compat" : "fixed" })) {
+        expect(originalJsonText(r)).toBe(JSON.stringify(toOriginalJson(r), null, 4));
+      }
+    }
+    // The upstream file itself round-trips through the same layout.
+    const text = readFileSync(join(FIXTURES, "canvas_3_0.json"), "utf8");
+    expect(JSON.stringify(JSON.parse(text), null, 4)).toBe(text);
+  });
+});

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { SpatialGenerationError } from "./errors.js";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
 import { type CanvasRecord, generateCanvas, optionsFingerprint, type ResolvedOptions, resolveOptions } from "./generate.js";
-import { toOriginalJson } from "./original-format.js";
+import { originalJsonText } from "./original-format.js";
 import { renderPng } from "./render/png.js";
 import { renderSvg } from "./render/svg.js";
 import { itemsOf, type SpatialItem } from "./rows.js";
@@ -104,7 +104,7 @@ export async function processRange(outDir: string, options: WriteOptions, start:
       write(join(outDir, "images", `${record.name}.svg`), renderSvg(record.shapes));
     }
     if (format === "original") {
-      write(join(outDir, `${record.name}.json`), JSON.stringify(toOriginalJson(record), null, 4));
+      write(join(outDir, `${record.name}.json`), originalJsonText(record));
     } else {
       for (const item of itemsOf(record, resolved, fingerprint, images)) {
         const isImage = item.descriptionType === "image";
