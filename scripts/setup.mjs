@@ -20,9 +20,12 @@ function run(cmd, args) {
   }
 }
 
+// `npm install` with the committed lockfile installs exactly the locked versions. (`npm ci` is not
+// used: npm 11 leaves other platforms' optional packages, such as biome's and turbo's binaries for
+// macOS, out of the lockfile and `npm ci` then refuses it as out of sync.)
 const stale = !existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs;
 if (process.env.CI === "true" || stale) {
-  run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"]);
 }
 
 const sqlite = spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root });
