@@ -136,3 +136,21 @@ describe("worker threads", () => {
     expect(readFileSync(join(outs[0]!, "spatial-count.jsonl"), "utf8").trim().split("\n")).toHaveLength(1800);
   });
 });
+
+describe("describe on an impossible canvas", () => {
+  it("names the file when two shapes overlap so that no relation exists", async () => {
+    const file = join(tmp, "overlap.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        canvas: [
+          { shape: "Square", color: "Red", size: "Small", center: [0, 0] },
+          { shape: "Square", color: "Blue", size: "Small", center: [0, 0] },
+        ],
+      }),
+    );
+    const r = await run("describe", file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/overlap\.json: cannot describe the canvas: shape 1 has no relation/);
+  });
+});

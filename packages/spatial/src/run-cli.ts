@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { ConfigError, YardstickError } from "@yardstick/core";
+import { ConfigError, DataLoadError, YardstickError } from "@yardstick/core";
 import { auditDirectory, formatAuditReport } from "./audit.js";
 import { TASK_NAMES, type TaskName } from "./constants.js";
 import { describeCanvas } from "./describe.js";
@@ -92,7 +92,13 @@ async function describe(argv: string[], io: CliIo): Promise<number> {
     } catch (err) {
       throw new YardstickError(`${file}: cannot read: ${(err as Error).message}`, { cause: err });
     }
-    const d = describeCanvas(canvasShapes(parseOriginalFile(text, file)));
+    const shapes = canvasShapes(parseOriginalFile(text, file));
+    let d: ReturnType<typeof describeCanvas>;
+    try {
+      d = describeCanvas(shapes);
+    } catch (err) {
+      throw new DataLoadError(`cannot describe the canvas: ${(err as Error).message}`, { file, cause: err });
+    }
     io.stdout.write(`${JSON.stringify({ file, full: d.full, partial: d.partial, coordinates: d.coordinates, coordinate: d.coordinate })}\n`);
   }
   return 0;
