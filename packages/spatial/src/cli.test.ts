@@ -154,3 +154,14 @@ describe("describe on an impossible canvas", () => {
     expect(r.stderr).toMatch(/overlap\.json: cannot describe the canvas: shape 1 has no relation/);
   });
 });
+
+describe("--few-shot", () => {
+  it("appends upstream-style few-shot pairs to each description and marks the ids", async () => {
+    const dir = join(tmp, "fs");
+    expect((await run("generate", "--shapes", "3", "--count", "2", "--seed", "1", "--out", dir, "--format", "seahelm", "--tasks", "count", "--few-shot")).code).toBe(0);
+    const row = JSON.parse(readFileSync(join(dir, "spatial-count.jsonl"), "utf8").split("\n")[0]!);
+    expect(row.id).toMatch(/-count-full-fewshot-0$/);
+    const [q1, a1] = row.metadata.fewshot[0];
+    expect(row.prompts[0].description).toContain(`\nQuestion: ${q1}\nAnswer: ${a1}`);
+  });
+});

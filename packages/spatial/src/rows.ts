@@ -30,8 +30,13 @@ export const TASK_DESCRIPTIONS: Record<TaskName, DescriptionType[]> = {
 /** Tasks whose answer can be read from a picture of the canvas (shuffle tracking needs its text). */
 export const IMAGE_TASKS: readonly TaskName[] = ["existence", "count", "transitivity", "coordinate", "existence_tracking"];
 
-export function itemId(fingerprint: string, task: TaskName, dtype: DescriptionType, index: number): string {
-  return `spatial-${fingerprint}-${task}-${dtype}-${index}`;
+export function itemId(fingerprint: string, task: TaskName, dtype: DescriptionType, index: number, fewshot = false): string {
+  return `spatial-${fingerprint}-${task}-${dtype}${fewshot ? "-fewshot" : ""}-${index}`;
+}
+
+/** Upstream's loader puts the few-shot pairs after the description as "\nQuestion: q\nAnswer: a". */
+export function withFewshot(description: string, pairs: readonly [string, string][]): string {
+  return description + pairs.map(([q, a]) => `\nQuestion: ${q}\nAnswer: ${a}`).join("");
 }
 
 /** Joins the canvas text and the tracking operations (upstream concatenates them directly). */
@@ -40,7 +45,13 @@ function withTracking(base: string, ops: string | undefined, joinDirectly: boole
   return joinDirectly ? base + ops : `${base} ${ops}`;
 }
 
-export function itemsOf(record: CanvasRecord, options: ResolvedOptions, fingerprint: string, images: boolean): SpatialItem[] {
+export function itemsOf(
+  record: CanvasRecord,
+  options: ResolvedOptions,
+  fingerprint: string,
+  images: boolean,
+  inlineFewshot = false,
+): SpatialItem[] {
   const out: SpatialItem[] = [];
   const n = record.shapes.length;
   for (const task of options.tasks) {
@@ -55,12 +66,12 @@ export function itemsOf(record: CanvasRecord, options: ResolvedOptions, fingerpr
       const base = dtype === "image" ? imageDescription(n) : record.descriptions[dtype];
       if (base === undefined) continue;
       out.push({
-        id: itemId(fingerprint, task, dtype, record.index),
+        id: itemId(fingerprint, task, dtype, record.index, inlineFewshot),
         task,
         descriptionType: dtype,
         canvas: record.name,
         index: record.index,
-        description: withTracking(base, ops, options.mode === "compat" && dtype !== "image"),
+        description: ((d) => (inlineFewshot ? withFewshot(d, fewshot) : d))(withTracking(base, ops, options.mode === "compat" && dtype !== "image")),
         question: first[0],
         answer: String(first[1]),
         fewshot,

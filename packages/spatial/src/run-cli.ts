@@ -15,7 +15,7 @@ export interface CliIo {
 const USAGE = `usage:
   yardstick spatial generate --shapes N --count M --seed S --out DIR
                              [--format original|seahelm|ultraeval] [--mode fixed|compat] [--images]
-                             [--tasks existence,count,...] [--inline-images] [--workers N]
+                             [--tasks existence,count,...] [--inline-images] [--few-shot] [--workers N]
   yardstick spatial describe FILE...
   yardstick spatial audit DIR [--json]
 `;
@@ -51,6 +51,7 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
       "inline-images": { type: "boolean", default: false },
       tasks: { type: "string" },
       workers: { type: "string" },
+      "few-shot": { type: "boolean", default: false },
     },
     strict: true,
     allowPositionals: true,
@@ -78,6 +79,7 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
     inlineImages: values["inline-images"],
     ...(tasks ? { tasks } : {}),
     ...(workers ? { workers } : {}),
+    fewshot: values["few-shot"],
   });
   io.stdout.write(`${JSON.stringify(summary)}\n`);
   return 0;

@@ -24,6 +24,8 @@ export interface WriteOptions {
   images?: boolean;
   /** Embed images as data URIs instead of relative paths (SEA-HELM/UltraEval rows). */
   inlineImages?: boolean;
+  /** Append each question's few-shot pairs to its description, as upstream's loader does with -f. */
+  fewshot?: boolean;
   /** Worker threads; default: up to 4 for 500+ canvases on 4+ cores, else 1. The output does not depend on it. */
   workers?: number;
 }
@@ -106,7 +108,7 @@ export async function processRange(outDir: string, options: WriteOptions, start:
     if (format === "original") {
       write(join(outDir, `${record.name}.json`), originalJsonText(record));
     } else {
-      for (const item of itemsOf(record, resolved, fingerprint, images)) {
+      for (const item of itemsOf(record, resolved, fingerprint, images, options.fewshot ?? false)) {
         const isImage = item.descriptionType === "image";
         const image = !isImage
           ? undefined
