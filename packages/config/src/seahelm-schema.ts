@@ -12,10 +12,12 @@ const pluginRef = z.strictObject({
 
 /** yardstick's own extension: metric/postprocessor ids for tasks that have no SEA-HELM metric class. */
 export const yardstickExtensionSchema = z.strictObject({
-  metrics: z.array(pluginRef).min(1),
+  metrics: z.array(pluginRef).min(1).optional(),
   postprocessors: z.array(pluginRef).optional(),
   mainScore: z.string().min(1).optional(),
   labels: z.array(z.string()).optional(),
+  /** Failed requests: scored as "" (SEA-HELM's `replace_error_responses`, the default) or dropped. */
+  errorResponses: z.enum(["replace", "drop"]).optional(),
   /** Plugin packages (npm names) that provide the ids above, loaded by the runner with `import()`. */
   plugins: z.array(z.string().min(1)).optional(),
 });

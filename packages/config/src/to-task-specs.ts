@@ -139,7 +139,7 @@ function buildSpec(
 
   const ext = config.yardstick;
   if (ext) {
-    metrics = ext.metrics;
+    if (ext.metrics) metrics = ext.metrics;
     if (ext.postprocessors) postprocessors = ext.postprocessors;
     if (ext.mainScore) mainScore = ext.mainScore;
     if (ext.labels) labels = ext.labels;
@@ -184,7 +184,7 @@ function buildSpec(
     postprocessors,
     metrics,
     mainScore,
-    errorResponses: "replace",
+    errorResponses: ext?.errorResponses ?? "replace",
     extra,
   };
   if (config.aggregation_group !== undefined) spec.aggregationGroup = config.aggregation_group;

@@ -58,6 +58,10 @@ describe("seahelm-answer-tag, other modes", () => {
   it("none only cleans", () => {
     expect(pp.process("\u3000$7$\n", { tag: "x", mode: "none" })).toBe("7");
   });
+  it("none accepts the empty tag SEA-HELM configs use for tag-less tasks; other modes refuse it", () => {
+    expect(pp.process("  $42$ ", { tag: "", mode: "none" })).toBe("42");
+    expect(() => pp.process("x", { tag: "", mode: "line" })).toThrow(/tag is required in mode line/);
+  });
   it("case-insensitive is opt-in outside labels mode", () => {
     expect(pp.process("ANSWER: yes", { tag: "Answer:", mode: "line" })).toBe("ANSWER: yes");
     expect(pp.process("ANSWER: yes", { tag: "Answer:", mode: "line", caseInsensitive: true })).toBe("yes");

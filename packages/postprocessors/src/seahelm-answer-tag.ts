@@ -53,16 +53,17 @@ function tagFromTask(ctx: PostprocessContext | undefined): string | undefined {
 function parseOptions(options: Record<string, unknown>, ctx: PostprocessContext | undefined): AnswerTagOptions {
   const id = SEAHELM_ANSWER_TAG_ID;
   checkKnownKeys(id, options, KNOWN);
-  const tag = optionalString(id, options, "tag") ?? tagFromTask(ctx);
-  if (tag === undefined || tag === "") {
-    throw new ConfigError(`postprocessor ${id}: option tag is required (or the task's prompt options must have answer_tag)`, {
-      keyPath: ["tag"],
-      expected: "a non-empty string",
-    });
-  }
   const mode = options["mode"] ?? "labels";
   if (!MODES.includes(mode as AnswerTagMode)) {
     throw new ConfigError(`postprocessor ${id}: unknown mode ${JSON.stringify(mode)}`, { keyPath: ["mode"], expected: MODES.join(" | ") });
+  }
+  const tag = optionalString(id, options, "tag") ?? tagFromTask(ctx) ?? "";
+  // Tasks without a tag (53 SEA-HELM entries have answer_tag "") only get the cleaning steps.
+  if (tag === "" && mode !== "none") {
+    throw new ConfigError(`postprocessor ${id}: option tag is required in mode ${mode} (or the task's prompt options must have answer_tag)`, {
+      keyPath: ["tag"],
+      expected: 'a non-empty string, or mode "none"',
+    });
   }
   const out: AnswerTagOptions = { tag, mode: mode as AnswerTagMode };
   const labels = optionalStringList(id, options, "labels");
