@@ -74,20 +74,31 @@ interface TurnState {
  * - `key`: the cache key, sha256 of the canonical `{model, request}`.
  */
 export function hashRequest(modelIdentity: string, request: ModelRequest): { key: string; promptHash: string } {
-  const sent =
-    request.kind === "chat"
-      ? `"messages":${canonicalJson(request.messages.map((m) => ({ role: m.role, content: m.content })))}`
-      : `"prompt":${JSON.stringify(request.prompt)}`;
-  const { kind, params, ...rest } = request;
-  const others = request.kind === "chat" ? { ...rest, messages: undefined } : { ...rest, prompt: undefined };
-  // A fixed key order (kind, messages|prompt, params, then any other fields sorted): stable, and
-  // the messages are serialised once for both hashes.
-  const extra = canonicalJson(others).slice(1, -1);
-  const requestJson = `{"kind":${JSON.stringify(kind)},${sent},"params":${canonicalJson(params)}${extra ? `,${extra}` : ""}}`;
+  let sent: string;
+  let extra = "";
+  if (request.kind === "chat") {
+    sent = `"messages":${canonicalJson(request.messages.map((m) => ({ role: m.role, content: m.content })))}`;
+  } else {
+    sent = `"prompt":${JSON.stringify(request.prompt)}`;
+    extra = canonicalJson({ echo: request.echo, logprobs: request.logprobs }).slice(1, -1);
+  }
+  // A fixed key order (kind, messages|prompt, params, then echo/logprobs): stable, and the messages
+  // are serialised once for both hashes. A task's params object is shared by all its requests.
+  const requestJson = `{"kind":"${request.kind}",${sent},"params":${paramsJson(request.params)}${extra ? `,${extra}` : ""}}`;
   return {
     promptHash: sha256(`{${sent}}`),
     key: sha256(`{"model":${JSON.stringify(modelIdentity)},"request":${requestJson}}`),
   };
+}
+
+const paramsJsonCache = new WeakMap<object, string>();
+function paramsJson(params: ModelRequest["params"]): string {
+  let json = paramsJsonCache.get(params);
+  if (json === undefined) {
+    json = canonicalJson(params);
+    paramsJsonCache.set(params, json);
+  }
+  return json;
 }
 
 export function promptHashOf(request: ModelRequest): string {
@@ -218,22 +229,21 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
           ? { kind: "completion", prompt: built, params: t.generation }
           : { kind: "chat", messages: built as ChatMessage[], params: t.generation };
       const { key, promptHash } = hashRequest(identity, request);
-      const base = { task: t.key, sample: sample.id, turn, key, promptHash };
       const cached = settings.cache?.get(key) as ModelResponse | undefined;
       if (cached) {
         outcome.fromCache++;
-        store.append({ ...base, cached: true, ...responseFields(cached), time: new Date().toISOString() });
+        store.append(answerRecord(t.key, sample.id, turn, key, promptHash, true, cached));
         return { text: cached.text };
       }
       outcome.sent++;
       try {
         const response = await model.generate(request, { sample, task: t, signal: settings.signal });
         settings.cache?.put(key, identity, slimResponse(response));
-        store.append({ ...base, cached: false, ...responseFields(response), time: new Date().toISOString() });
+        store.append(answerRecord(t.key, sample.id, turn, key, promptHash, false, response));
         return { text: response.text };
       } catch (err) {
         const error = toErrorRecord(err);
-        store.append({ ...base, cached: false, error, time: new Date().toISOString() });
+        store.append({ task: t.key, sample: sample.id, turn, key, promptHash, cached: false, error, time: new Date().toISOString() });
         return { error };
       }
     }
@@ -439,13 +449,30 @@ function compactTurn(rec: ResponseRecord): TurnState {
   return { text: rec.text ?? "" };
 }
 
-function responseFields(r: ModelResponse): Partial<ResponseRecord> {
+/** The run-store line of an answered turn, built in one object literal (this runs per request). */
+function answerRecord(
+  task: string,
+  sample: string,
+  turn: number,
+  key: string,
+  promptHash: string,
+  cached: boolean,
+  r: ModelResponse,
+): ResponseRecord {
+  const u = r.usage;
   return {
+    task,
+    sample,
+    turn,
+    key,
+    promptHash,
+    cached,
     text: r.text,
     finishReason: r.finishReason,
-    ...(r.reasoningContent !== undefined ? { reasoningContent: r.reasoningContent } : {}),
-    ...(r.usage ? { usage: { promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens, totalTokens: r.usage.totalTokens } } : {}),
-    ...(r.latencyMs !== undefined ? { latencyMs: Math.round(r.latencyMs) } : {}),
+    reasoningContent: r.reasoningContent,
+    usage: u ? { promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.totalTokens } : undefined,
+    latencyMs: r.latencyMs === undefined || cached ? undefined : Math.round(r.latencyMs),
+    time: new Date().toISOString(),
   };
 }
 

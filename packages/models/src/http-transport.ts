@@ -60,35 +60,28 @@ export function createTransport(baseURLs: readonly string[], connections: number
       return e;
     },
     async post(endpoint, path, body, headers, timeoutMs, signal) {
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      const onAbort = () => controller.abort();
-      signal?.addEventListener("abort", onAbort, { once: true });
       const started = performance.now();
       try {
-        // undici's own idle timeouts are off: the one per-attempt timer above governs.
+        // undici's own timers bound the wait for the headers and for each body chunk: cheaper than an
+        // AbortController and a timer per attempt, and a hung server still fails after timeoutMs.
         const res = await endpoint.pool.request({
           path: endpoint.basePath + path,
           method: "POST",
           headers,
           body,
-          signal: controller.signal,
-          headersTimeout: 0,
-          bodyTimeout: 0,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
         });
         const text = await res.body.text();
         return { status: res.statusCode, headers: res.headers, text, latencyMs: performance.now() - started };
       } catch (cause) {
-        if (timedOut) throw new TransportError("timeout", `timed out after ${timeoutMs} ms`, { cause });
+        const code = (cause as { code?: unknown }).code;
+        if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+          throw new TransportError("timeout", `timed out after ${timeoutMs} ms`, { cause });
+        }
         if (signal?.aborted) throw new TransportError("aborted", "aborted by the caller", { cause });
         throw new TransportError("network", `connection failed: ${describeNetworkError(cause)}`, { cause });
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
       }
     },
     async close() {
