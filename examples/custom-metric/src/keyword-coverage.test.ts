@@ -1,7 +1,6 @@
 import { ConfigError, createRegistry, type MetricInput, NoSuchPluginError } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
-// After the integrator re-exports the suite from @yardstick/testing this can be `from "@yardstick/testing"`.
-import { testMetric } from "../../../packages/testing/src/conformance/index.js";
+import { testMetric } from "@yardstick/testing";
 import plugins, { createKeywordCoverageMetric } from "./index.js";
 
 const inputs: MetricInput[] = [

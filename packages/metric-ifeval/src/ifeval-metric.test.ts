@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, createRegistry, type MetricInput, MetricError, type TaskSpec } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
-import { checkMetricConformance, testMetric } from "../../testing/src/conformance/index.js";
+import { checkMetricConformance, testMetric } from "@yardstick/testing";
 import plugins, { createIfevalMetric, IFEVAL_METRIC_ID } from "./index.js";
 
 interface FixtureRow {
