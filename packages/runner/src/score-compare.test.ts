@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { captureIO } from "./__fixtures__/make-task.js";
+import { main } from "./main.js";
+
+describe("yardstick score", () => {
+  it("prints the corpus score and its parts as JSON, with several reference files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-score-"));
+    writeFileSync(join(dir, "hyp.txt"), "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n");
+    writeFileSync(join(dir, "ref1.txt"), "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n");
+    writeFileSync(join(dir, "ref2.txt"), "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n");
+    const io = captureIO();
+    const args = ["score", "--metric", "bleu", "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "ref1.txt"), "--ref", join(dir, "ref2.txt")];
+    expect(await main(args, io)).toBe(0);
+    const out = JSON.parse(io.out());
+    // sacrebleu's README example: BLEU = 48.53 with these sentences and both references.
+    expect(out.score).toBeCloseTo(48.530827009929865, 9);
+    expect(out.counts).toEqual([14, 7, 5, 3]);
+    expect(out.signature).toContain("nrefs:2");
+  });
+
+  it("reaches every text-pair metric and refuses unknown ids and mismatched files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-score-"));
+    writeFileSync(join(dir, "hyp.txt"), "a b c\n");
+    writeFileSync(join(dir, "ref.txt"), "a b c\n");
+    writeFileSync(join(dir, "two.txt"), "a\nb\n");
+    const list = captureIO();
+    expect(await main(["score", "--list"], list)).toBe(0);
+    for (const id of ["bleu", "chrf", "chrf++", "rouge", "exact-match", "token-f1", "ultraeval:f1_score"]) {
+      expect(list.out()).toContain(id);
+      const io = captureIO();
+      expect(await main(["score", "--metric", id, "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "ref.txt")], io), `${id}: ${io.err()}`).toBe(0);
+      expect(JSON.parse(io.out())).toBeTypeOf("object");
+    }
+    const unknown = captureIO();
+    expect(await main(["score", "--metric", "nope", "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "ref.txt")], unknown)).toBe(2);
+    expect(unknown.err()).toMatch(/unknown metric "nope"/);
+    const mismatch = captureIO();
+    expect(await main(["score", "--metric", "bleu", "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "two.txt")], mismatch)).toBe(2);
+    expect(mismatch.err()).toMatch(/line/);
+  });
+});
+
+describe("yardstick compare", () => {
+  it("refuses a folder that is not a finished run store", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-cmp-"));
+    const io = captureIO();
+    expect(await main(["compare", dir, dir], io)).toBe(1);
+    expect(io.err()).toMatch(/not a finished run store/);
+    const usage = captureIO();
+    expect(await main(["compare", dir], usage)).toBe(2);
+  });
+});
+
