@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { Pool } from "undici";
+import { Pool, util as undiciUtil } from "undici";
 
 /** One base URL: a shared keep-alive pool for its origin and the path prefix (e.g. "/v1"). */
 export interface Endpoint {
@@ -11,6 +11,7 @@ export interface Endpoint {
 
 export interface HttpReply {
   status: number;
+  /** Parsed for error statuses only (for Retry-After); empty on a 2xx, where nobody reads them. */
   headers: IncomingHttpHeaders;
   text: string;
   latencyMs: number;
@@ -33,6 +34,126 @@ export interface Transport {
   next(): Endpoint;
   post(endpoint: Endpoint, path: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply>;
   close(): Promise<void>;
+}
+
+/**
+ * Collects one response for `Pool.dispatch`. This replaces `pool.request()`, which wraps every
+ * response in an AsyncResource and a Readable stream and parses all headers: per request that was
+ * a large share of the harness's own CPU time, and we only ever want the whole body as text.
+ */
+class ReplyCollector {
+  status = 0;
+  private rawHeaders: Buffer[] | null = null;
+  private chunks: Buffer[] = [];
+  private abortRequest: ((err?: Error) => void) | null = null;
+  private reason: unknown = undefined;
+  private settled = false;
+
+  constructor(
+    private readonly started: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (reply: HttpReply) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {}
+
+  /** The caller's signal fired: abort now if connected, else as soon as undici connects. */
+  abort(reason: unknown): void {
+    this.reason = reason;
+    if (this.abortRequest) this.abortRequest(reason as Error);
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    if (this.reason !== undefined) abort(this.reason as Error);
+    else this.abortRequest = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // 1xx: informational, the real answer follows
+    this.status = statusCode;
+    this.rawHeaders = rawHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    this.settled = true;
+    untrack(this.signal, this);
+    const chunks = this.chunks;
+    const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    const status = this.status;
+    const ok = status >= 200 && status < 300;
+    this.resolve({
+      status,
+      headers: ok || !this.rawHeaders ? {} : (undiciUtil.parseHeaders(this.rawHeaders) as IncomingHttpHeaders),
+      text,
+      latencyMs: performance.now() - this.started,
+    });
+  }
+
+  onError(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    untrack(this.signal, this);
+    this.reject(err);
+  }
+}
+
+/**
+ * One abort listener per caller signal, shared by every request in flight under it, instead of
+ * an add/removeEventListener pair per request (EventTarget listeners are costly in Node).
+ */
+const inFlight = new WeakMap<AbortSignal, Set<ReplyCollector>>();
+
+function track(signal: AbortSignal, collector: ReplyCollector): void {
+  let set = inFlight.get(signal);
+  if (!set) {
+    const members = new Set<ReplyCollector>();
+    set = members;
+    inFlight.set(signal, members);
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const c of [...members]) c.abort(signal.reason);
+      },
+      { once: true },
+    );
+  }
+  set.add(collector);
+}
+
+function untrack(signal: AbortSignal | undefined, collector: ReplyCollector): void {
+  if (signal) inFlight.get(signal)?.delete(collector);
+}
+
+function dispatch(
+  endpoint: Endpoint,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<HttpReply> {
+  return new Promise<HttpReply>((resolve, reject) => {
+    const collector = new ReplyCollector(performance.now(), signal, resolve, reject);
+    if (signal) {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      track(signal, collector);
+    }
+    // undici's own timers bound the wait for the headers and for each body chunk: cheaper than an
+    // AbortController and a timer per attempt, and a hung server still fails after timeoutMs.
+    endpoint.pool.dispatch(
+      { path: endpoint.basePath + path, method: "POST", headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+      collector,
+    );
+  });
 }
 
 /**
@@ -59,30 +180,15 @@ export function createTransport(baseURLs: readonly string[], connections: number
       cursor = (cursor + 1) % endpoints.length;
       return e;
     },
-    async post(endpoint, path, body, headers, timeoutMs, signal) {
-      const started = performance.now();
-      try {
-        // undici's own timers bound the wait for the headers and for each body chunk: cheaper than an
-        // AbortController and a timer per attempt, and a hung server still fails after timeoutMs.
-        const res = await endpoint.pool.request({
-          path: endpoint.basePath + path,
-          method: "POST",
-          headers,
-          body,
-          signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
-        const text = await res.body.text();
-        return { status: res.statusCode, headers: res.headers, text, latencyMs: performance.now() - started };
-      } catch (cause) {
-        const code = (cause as { code?: unknown }).code;
+    post(endpoint, path, body, headers, timeoutMs, signal) {
+      return dispatch(endpoint, path, body, headers, timeoutMs, signal).catch((cause: unknown) => {
+        const code = (cause as { code?: unknown } | null)?.code;
         if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
           throw new TransportError("timeout", `timed out after ${timeoutMs} ms`, { cause });
         }
         if (signal?.aborted) throw new TransportError("aborted", "aborted by the caller", { cause });
         throw new TransportError("network", `connection failed: ${describeNetworkError(cause)}`, { cause });
-      }
+      });
     },
     async close() {
       await Promise.all([...pools.values()].map((p) => p.close()));
