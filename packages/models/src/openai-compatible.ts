@@ -16,7 +16,7 @@ import { scoreContinuation } from "./loglikelihood.js";
 import { ModelCallError } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "./retry-policy.js";
-import { chatResponseSchema, completionResponseSchema, toChatResponse, toCompletionResponse } from "./wire-format.js";
+import { chatResponseSchema, completionResponseSchema, fastChatResponse, toChatResponse, toCompletionResponse } from "./wire-format.js";
 
 export interface OpenAICompatibleProvider extends ModelProviderV1 {
   readonly id: "openai-compatible";
@@ -46,8 +46,38 @@ interface Parsed<T> {
 
 const MAX_ERROR_TEXT = 300;
 
+/** Turns a parsed 2xx body into the caller's value, or says why the shape is wrong. */
+type Decode<V> = (json: unknown) => Parsed<V> | Failure;
+
+/** Valid JSON of the wrong shape will not change on a retry: a server or configuration mismatch. */
+function shapeFailure(issue: z.core.$ZodIssue | undefined): Failure {
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return {
+    kind: "invalid-response",
+    retryable: false,
+    message: `response does not have the expected shape (${where}${issue?.message ?? "invalid"})`,
+  };
+}
+
+/** A decoder that checks the body with `schema` and converts it. */
+function withSchema<T extends z.ZodType, V>(schema: T, convert: (body: z.output<T>) => V): Decode<V> {
+  return (json) => {
+    const parsed = schema.safeParse(json);
+    return parsed.success ? { parsed: true, value: convert(parsed.data) } : shapeFailure(parsed.error.issues[0]);
+  };
+}
+
+const decodeCompletion = withSchema(completionResponseSchema, toCompletionResponse);
+const decodeCompletionBody = withSchema(completionResponseSchema, (body) => body);
+const decodeChatWithZod = withSchema(chatResponseSchema, toChatResponse);
+/** The common chat body is checked by hand (see fastChatResponse); anything else goes through zod. */
+const decodeChat: Decode<ModelResponse> = (json) => {
+  const value = fastChatResponse(json);
+  return value !== undefined ? { parsed: true, value } : decodeChatWithZod(json);
+};
+
 /** A 2xx body: valid JSON of the expected shape, or the failure it is. */
-function parseBody<T extends z.ZodType>(text: string, schema: T): Parsed<z.output<T>> | Failure {
+function parseBody<V>(text: string, decode: Decode<V>): Parsed<V> | Failure {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -55,16 +85,7 @@ function parseBody<T extends z.ZodType>(text: string, schema: T): Parsed<z.outpu
     // A truncated or garbled body is usually a proxy or server hiccup: worth another attempt.
     return { kind: "invalid-response", retryable: true, message: `response is not valid JSON (${(cause as Error).message})`, cause };
   }
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return { parsed: true, value: parsed.data };
-  // Valid JSON of the wrong shape will not change on a retry: a server or configuration mismatch.
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  return {
-    kind: "invalid-response",
-    retryable: false,
-    message: `response does not have the expected shape (${where}${issue?.message ?? "invalid"})`,
-  };
+  return decode(json);
 }
 
 /**
@@ -92,12 +113,12 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   const who = `openai-compatible model "${s.modelId}"`;
   let closed = false;
 
-  async function call<T extends z.ZodType>(
+  async function call<V>(
     path: string,
     body: Record<string, unknown>,
-    schema: T,
+    decode: Decode<V>,
     ctx: ModelCallContext | undefined,
-  ): Promise<{ value: z.output<T>; latencyMs: number; attempts: number; url: string }> {
+  ): Promise<{ value: V; latencyMs: number; attempts: number; url: string }> {
     if (closed) throw new ModelCallError(`${who}: the provider is closed`, { kind: "other", attempts: 0, retryable: false });
     const payload = JSON.stringify(body);
     const signal = ctx?.signal;
@@ -111,11 +132,11 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
         throw aborted(url, attempt - 1, cause);
       }
       let outcome: LimiterOutcome = "other";
-      let result: Failure | Parsed<z.output<T>>;
+      let result: Failure | Parsed<V>;
       try {
         const reply = await transport.post(endpoint, path, payload, headers, s.timeoutMs, signal);
         if (reply.status >= 200 && reply.status < 300) {
-          result = parseBody(reply.text, schema);
+          result = parseBody(reply.text, decode);
           if (result.parsed) {
             outcome = "success";
             return { value: result.value, latencyMs: reply.latencyMs, attempts: attempt, url };
@@ -211,14 +232,17 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   async function generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
     if (request.kind === "chat") {
       const body = { ...samplingFields(request.params), model: s.modelId, messages: request.messages };
-      const r = await call("/chat/completions", body, chatResponseSchema, ctx);
-      return { ...toChatResponse(r.value), latencyMs: r.latencyMs };
+      const r = await call("/chat/completions", body, decodeChat, ctx);
+      // The decoded response is ours alone: add the latency in place (same key order as a spread).
+      r.value.latencyMs = r.latencyMs;
+      return r.value;
     }
     const body: Record<string, unknown> = { ...samplingFields(request.params), model: s.modelId, prompt: request.prompt };
     if (request.echo !== undefined) body.echo = request.echo;
     if (request.logprobs !== undefined) body.logprobs = request.logprobs;
-    const r = await call("/completions", body, completionResponseSchema, ctx);
-    return { ...toCompletionResponse(r.value), latencyMs: r.latencyMs };
+    const r = await call("/completions", body, decodeCompletion, ctx);
+    r.value.latencyMs = r.latencyMs;
+    return r.value;
   }
 
   async function loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> {
@@ -227,7 +251,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     }
     const prompt = request.context + request.continuation;
     const body = { model: s.modelId, prompt, max_tokens: 0, echo: true, logprobs: 1 };
-    const r = await call("/completions", body, completionResponseSchema, ctx);
+    const r = await call("/completions", body, decodeCompletionBody, ctx);
     const lp = r.value.choices[0]?.logprobs;
     const scored = lp
       ? scoreContinuation(

@@ -128,3 +128,60 @@ export function toCompletionResponse(body: CompletionResponseBody): ModelRespons
   });
   return response(choices, mapUsage(body.usage), body.model);
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isNullishString = (v: unknown): v is string | null | undefined => v === undefined || v === null || typeof v === "string";
+// zod 4's z.number() rejects NaN and ±Infinity (JSON.parse turns 1e999 into Infinity).
+const isOptionalNumber = (v: unknown): v is number | undefined => v === undefined || (typeof v === "number" && Number.isFinite(v));
+
+/**
+ * `toChatResponse(chatResponseSchema.parse(json))` for the common body (one choice, string or null
+ * content), checked by hand: the zod parse copied every object of every response and was a
+ * visible share of the per-request cost. Returns undefined for anything else (several choices,
+ * content parts, or a shape zod would reject), so the caller falls back to zod, which either
+ * accepts it or produces the error message. Only accepts what the schema accepts, and builds the
+ * same response from it.
+ */
+export function fastChatResponse(json: unknown): ModelResponse | undefined {
+  if (!isRecord(json)) return undefined;
+  const model = json.model;
+  if (model !== undefined && typeof model !== "string") return undefined;
+  const list = json.choices;
+  if (!Array.isArray(list) || list.length !== 1) return undefined;
+  const c: unknown = list[0];
+  if (!isRecord(c)) return undefined;
+  if (c.index !== undefined && !Number.isSafeInteger(c.index)) return undefined;
+  const message = c.message;
+  if (!isRecord(message)) return undefined;
+  const content = message.content;
+  const reasoningContent = message.reasoning_content;
+  const reasoningAlt = message.reasoning;
+  const finish = c.finish_reason;
+  if (!isNullishString(content) || !isNullishString(reasoningContent) || !isNullishString(reasoningAlt) || !isNullishString(finish)) {
+    return undefined;
+  }
+  const u = json.usage;
+  let usage: TokenUsage | undefined;
+  if (u !== undefined && u !== null) {
+    if (!isRecord(u)) return undefined;
+    const promptTokens = u.prompt_tokens;
+    const completionTokens = u.completion_tokens;
+    const totalTokens = u.total_tokens;
+    const details = u.completion_tokens_details;
+    if (!isOptionalNumber(promptTokens) || !isOptionalNumber(completionTokens) || !isOptionalNumber(totalTokens)) return undefined;
+    let reasoningTokens: unknown;
+    if (details !== undefined && details !== null) {
+      if (!isRecord(details)) return undefined;
+      reasoningTokens = details.reasoning_tokens;
+      if (reasoningTokens !== null && !isOptionalNumber(reasoningTokens)) return undefined;
+    }
+    const p = promptTokens ?? 0;
+    const k = completionTokens ?? 0;
+    usage = { promptTokens: p, completionTokens: k, totalTokens: totalTokens ?? p + k };
+    if (typeof reasoningTokens === "number") usage.reasoningTokens = reasoningTokens;
+  }
+  const choice: ModelChoice = { text: content ?? "", finishReason: mapFinishReason(finish) };
+  const reasoning = reasoningContent ?? reasoningAlt;
+  if (typeof reasoning === "string") choice.reasoningContent = reasoning;
+  return response([choice], usage, model);
+}
