@@ -77,7 +77,7 @@ export function hashRequest(modelIdentity: string, request: ModelRequest): { key
   let sent: string;
   let extra = "";
   if (request.kind === "chat") {
-    sent = `"messages":${canonicalJson(request.messages.map((m) => ({ role: m.role, content: m.content })))}`;
+    sent = `"messages":${canonicalMessages(request.messages)}`;
   } else {
     sent = `"prompt":${JSON.stringify(request.prompt)}`;
     extra = canonicalJson({ echo: request.echo, logprobs: request.logprobs }).slice(1, -1);
@@ -89,6 +89,23 @@ export function hashRequest(modelIdentity: string, request: ModelRequest): { key
     promptHash: sha256(`{${sent}}`),
     key: sha256(`{"model":${JSON.stringify(modelIdentity)},"request":${requestJson}}`),
   };
+}
+
+/**
+ * `canonicalJson(messages.map((m) => ({ role: m.role, content: m.content })))`, written out for the
+ * usual text messages (sorted keys: content, then role) without building the temporary objects.
+ */
+function canonicalMessages(messages: readonly ChatMessage[]): string {
+  let out = "[";
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (i > 0) out += ",";
+    out +=
+      typeof m.content === "string" && typeof m.role === "string"
+        ? `{"content":${JSON.stringify(m.content)},"role":${JSON.stringify(m.role)}}`
+        : canonicalJson({ role: m.role, content: m.content });
+  }
+  return `${out}]`;
 }
 
 const paramsJsonCache = new WeakMap<object, string>();
