@@ -36,7 +36,11 @@ export async function* loadSeahelmLocal(options: Record<string, unknown>, ctx: D
     const first = seen.get(sample.id);
     if (first !== undefined) throw new DataLoadError(`duplicate id "${sample.id}" (first seen on line ${first})`, { file, line });
     seen.set(sample.id, line);
-    sample.raw = await inlineRowImages(sample.raw, { file, line });
+    // Most rows have no images: skip the await (a promise per row) for them.
+    const raw = sample.raw;
+    if ((raw.image !== undefined && raw.image !== null) || (raw.images !== undefined && raw.images !== null)) {
+      sample.raw = await inlineRowImages(raw, { file, line });
+    }
     count++;
     yield sample;
   }
