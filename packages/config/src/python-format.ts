@@ -46,8 +46,75 @@ export function pyFormat(
   args: readonly unknown[] = [],
   options: PyFormatOptions = {},
 ): string {
+  const simple = simpleTemplate(template);
+  if (simple !== null) {
+    // Only literals and `{name}` fields: str() of each keyword value. A missing key falls through to
+    // the general renderer below, which raises the usual KeyError.
+    let out = simple[0] as string;
+    let complete = true;
+    for (let i = 1; i < simple.length; i += 2) {
+      const name = simple[i]!;
+      if (!Object.hasOwn(kwargs, name)) {
+        complete = false;
+        break;
+      }
+      out += pyStr(kwargs[name]) + simple[i + 1]!;
+    }
+    if (complete) return out;
+  }
   const state: State = { template, args, kwargs, options, auto: -1 };
   return render(template, state, 2);
+}
+
+/**
+ * Prompt templates are formatted once per sample but are only a handful of distinct strings, so
+ * each is parsed once: a template made of literal text and plain `{name}` fields becomes
+ * [literal, name, literal, name, ..., literal] (escaped braces already undone); anything else
+ * (positional, attribute/index access, conversion, format spec, or a malformed template) is
+ * `null` and always goes through `render`, which keeps every error exactly as before.
+ */
+const simpleTemplates = new Map<string, string[] | null>();
+const SIMPLE_FIELD = /^[^.[\]!:{}]+$/;
+
+function simpleTemplate(template: string): string[] | null {
+  let parts = simpleTemplates.get(template);
+  if (parts === undefined) {
+    parts = parseSimpleTemplate(template);
+    if (simpleTemplates.size >= 1024) simpleTemplates.clear(); // bounded: callers may format many distinct templates
+    simpleTemplates.set(template, parts);
+  }
+  return parts;
+}
+
+function parseSimpleTemplate(text: string): string[] | null {
+  const parts: string[] = [];
+  let literal = "";
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === "}") {
+      if (text[i + 1] !== "}") return null;
+      literal += "}";
+      i += 2;
+    } else if (ch !== "{") {
+      literal += ch;
+      i++;
+    } else if (text[i + 1] === "{") {
+      literal += "{";
+      i += 2;
+    } else {
+      const close = text.indexOf("}", i + 1);
+      if (close === -1) return null;
+      const name = text.slice(i + 1, close);
+      // Numeric names are positional, and anything with . [ ] ! : { is not a plain keyword lookup.
+      if (!SIMPLE_FIELD.test(name) || /^\d+$/.test(name)) return null;
+      parts.push(literal, name);
+      literal = "";
+      i = close + 1;
+    }
+  }
+  parts.push(literal);
+  return parts;
 }
 
 function render(text: string, state: State, depth: number): string {

@@ -40,13 +40,31 @@ export const seahelmChatOptionsSchema = z.object({
 
 export type SeahelmChatOptions = z.output<typeof seahelmChatOptionsSchema>;
 
+/** Parsed options, per options object: a task passes the same object for each of its samples. */
+const parsedOptions = new WeakMap<object, SeahelmChatOptions>();
+
 function parseOptions(options: Record<string, unknown>): SeahelmChatOptions {
+  const known = parsedOptions.get(options);
+  if (known) return known;
   const parsed = seahelmChatOptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`seahelm-chat options: ${issue.message}`, { keyPath: ["prompt", "options", ...issue.path.map(String)] });
   }
+  parsedOptions.set(options, parsed.data);
   return parsed.data;
+}
+
+/** The formatted preamble depends only on the options: computed once (failures are not kept, so they raise every time, as before). */
+const preambles = new WeakMap<SeahelmChatOptions, string>();
+
+function formattedPreamble(opts: SeahelmChatOptions, fmt: { lenientAttributes: boolean }): string {
+  let text = preambles.get(opts);
+  if (text === undefined) {
+    text = pyFormat(opts.preamble, { answer_tag: opts.answerTag ?? null }, [], fmt);
+    preambles.set(opts, text);
+  }
+  return text;
 }
 
 /** Python `f(**a, **b, k=v)`: the same keyword twice is a TypeError. */
@@ -99,13 +117,14 @@ function block(input: PromptBuildInput, opts: SeahelmChatOptions, turn: number, 
   }
   contents.push({ role: "user", text: pyFormat(opts.taskTemplate, turnPrompt(input.sample, turn), [], fmt) });
   const head = contents[0]!;
-  head.text = pyStrip(`${pyFormat(opts.preamble, { answer_tag: tag }, [], fmt)}\n\n${head.text}`);
+  head.text = pyStrip(`${formattedPreamble(opts, fmt)}\n\n${head.text}`);
   return contents.map((c) => ({ role: c.role, content: c.text }));
 }
 
 /** Data-URI or URL images of a row (`image` or `images`), as the dataloader left them in `raw`. */
 export function rowImages(sample: Sample): string[] {
   const raw = sample.raw;
+  if ((raw.image === undefined || raw.image === null) && (raw.images === undefined || raw.images === null)) return [];
   const list: unknown[] = [];
   if (raw.image !== undefined && raw.image !== null) list.push(raw.image);
   if (Array.isArray(raw.images)) list.push(...raw.images);
