@@ -131,21 +131,33 @@ export function extractAnswer(text: string, o: AnswerTagOptions, taskLabels?: re
 /** The `seahelm-answer-tag` postprocessor. Compiled regexes are cached per options and label set. */
 export function createSeahelmAnswerTagPostprocessor(): PostprocessorV1 {
   const cache = new Map<string, RegExp | null>();
+  // Options and regex per (options object, task): scoring calls this once per sample with the same
+  // two objects, and the checks and the cache key above cost more than the match itself.
+  const noTask = {};
+  const prepared = new WeakMap<object, WeakMap<object, { o: AnswerTagOptions; re: RegExp | null }>>();
   return {
     specVersion: "v1",
     id: SEAHELM_ANSWER_TAG_ID,
     process(text, options = {}, ctx) {
       const input = checkText(SEAHELM_ANSWER_TAG_ID, text);
-      const o = parseOptions(options, ctx);
-      const key = JSON.stringify([o, o.labels === undefined ? ctx?.task?.labels : null]);
-      let re = cache.get(key);
-      if (re === undefined) {
-        re = buildAnswerTagRegex(o, ctx?.task?.labels);
-        if (cache.size > 256) cache.clear();
-        cache.set(key, re);
+      const task = ctx?.task ?? noTask;
+      let byTask = prepared.get(options);
+      let p = byTask?.get(task);
+      if (p === undefined) {
+        const o = parseOptions(options, ctx);
+        const key = JSON.stringify([o, o.labels === undefined ? ctx?.task?.labels : null]);
+        let re = cache.get(key);
+        if (re === undefined) {
+          re = buildAnswerTagRegex(o, ctx?.task?.labels);
+          if (cache.size > 256) cache.clear();
+          cache.set(key, re);
+        }
+        p = { o, re };
+        if (!byTask) prepared.set(options, (byTask = new WeakMap()));
+        byTask.set(task, p);
       }
-      const m = re === null ? null : re.exec(input);
-      return cleanAnswer(m === null ? input : (m[1] ?? ""), o.stripDollar ?? true);
+      const m = p.re === null ? null : p.re.exec(input);
+      return cleanAnswer(m === null ? input : (m[1] ?? ""), p.o.stripDollar ?? true);
     },
   };
 }
