@@ -43,6 +43,9 @@ export interface Transport {
  */
 class ReplyCollector {
   status = 0;
+  /** Where `track` keeps this request while it is in flight. */
+  group: InFlight | undefined = undefined;
+  slot = -1;
   private rawHeaders: Buffer[] | null = null;
   private chunks: Buffer[] = [];
   private abortRequest: ((err?: Error) => void) | null = null;
@@ -51,7 +54,6 @@ class ReplyCollector {
 
   constructor(
     private readonly started: number,
-    private readonly signal: AbortSignal | undefined,
     private readonly resolve: (reply: HttpReply) => void,
     private readonly reject: (err: unknown) => void,
   ) {}
@@ -82,7 +84,7 @@ class ReplyCollector {
   onComplete(): void {
     if (this.settled) return;
     this.settled = true;
-    untrack(this.signal, this);
+    untrack(this);
     const chunks = this.chunks;
     const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
     const status = this.status;
@@ -98,36 +100,51 @@ class ReplyCollector {
   onError(err: unknown): void {
     if (this.settled) return;
     this.settled = true;
-    untrack(this.signal, this);
+    untrack(this);
     this.reject(err);
   }
 }
 
 /**
  * One abort listener per caller signal, shared by every request in flight under it, instead of
- * an add/removeEventListener pair per request (EventTarget listeners are costly in Node).
+ * an add/removeEventListener pair per request (EventTarget listeners are costly in Node). The
+ * requests sit in an array of reusable slots: a Set here (and the per-request listeners before)
+ * made V8 keep each finished request's objects alive through young-generation GCs, promoting
+ * several KB per request to the old generation.
  */
-const inFlight = new WeakMap<AbortSignal, Set<ReplyCollector>>();
+interface InFlight {
+  slots: (ReplyCollector | undefined)[];
+  free: number[];
+}
+
+const inFlight = new WeakMap<AbortSignal, InFlight>();
 
 function track(signal: AbortSignal, collector: ReplyCollector): void {
-  let set = inFlight.get(signal);
-  if (!set) {
-    const members = new Set<ReplyCollector>();
-    set = members;
+  let group = inFlight.get(signal);
+  if (!group) {
+    const members: InFlight = { slots: [], free: [] };
+    group = members;
     inFlight.set(signal, members);
     signal.addEventListener(
       "abort",
       () => {
-        for (const c of [...members]) c.abort(signal.reason);
+        for (const c of [...members.slots]) c?.abort(signal.reason);
       },
       { once: true },
     );
   }
-  set.add(collector);
+  const slot = group.free.length > 0 ? group.free.pop()! : group.slots.length;
+  group.slots[slot] = collector;
+  collector.slot = slot;
+  collector.group = group;
 }
 
-function untrack(signal: AbortSignal | undefined, collector: ReplyCollector): void {
-  if (signal) inFlight.get(signal)?.delete(collector);
+function untrack(collector: ReplyCollector): void {
+  const group = collector.group;
+  if (!group) return;
+  group.slots[collector.slot] = undefined;
+  group.free.push(collector.slot);
+  collector.group = undefined;
 }
 
 function dispatch(
@@ -139,7 +156,7 @@ function dispatch(
   signal: AbortSignal | undefined,
 ): Promise<HttpReply> {
   return new Promise<HttpReply>((resolve, reject) => {
-    const collector = new ReplyCollector(performance.now(), signal, resolve, reject);
+    const collector = new ReplyCollector(performance.now(), resolve, reject);
     if (signal) {
       if (signal.aborted) {
         reject(signal.reason);
