@@ -43,21 +43,50 @@ export function codePoints(s: string): string[] {
   return Array.from(s);
 }
 
+const stripSets = new Map<string, Set<number>>();
+
 function stripSet(chars: string | undefined): (cp: number) => boolean {
   if (chars === undefined) return isPySpace;
-  const set = new Set<number>();
-  for (const ch of chars) set.add(ch.codePointAt(0)!);
-  return (cp) => set.has(cp);
+  let set = stripSets.get(chars);
+  if (!set) {
+    set = new Set<number>();
+    for (const ch of chars) set.add(ch.codePointAt(0)!);
+    if (stripSets.size >= 256) stripSets.clear();
+    stripSets.set(chars, set);
+  }
+  const members = set;
+  return (cp) => members.has(cp);
 }
 
+/**
+ * Strips whole code points from the ends, walking the string in place (this runs once per sample
+ * in scoring; splitting it into an array of code points each time was most of its cost).
+ */
 function stripEnds(s: string, chars: string | undefined, left: boolean, right: boolean): string {
   const strip = stripSet(chars);
-  const cps = codePoints(s);
   let start = 0;
-  let end = cps.length;
-  if (left) while (start < end && strip(cps[start]!.codePointAt(0)!)) start++;
-  if (right) while (end > start && strip(cps[end - 1]!.codePointAt(0)!)) end--;
-  return start === 0 && end === cps.length ? s : cps.slice(start, end).join("");
+  let end = s.length;
+  if (left) {
+    while (start < end) {
+      const cp = s.codePointAt(start)!;
+      if (!strip(cp)) break;
+      start += cp > 0xffff ? 2 : 1;
+    }
+  }
+  if (right) {
+    while (end > start) {
+      let i = end - 1;
+      const unit = s.charCodeAt(i);
+      // A low surrogate preceded by a high one is the end of one code point.
+      if (unit >= 0xdc00 && unit <= 0xdfff && i - 1 >= start) {
+        const prev = s.charCodeAt(i - 1);
+        if (prev >= 0xd800 && prev <= 0xdbff) i--;
+      }
+      if (!strip(s.codePointAt(i)!)) break;
+      end = i;
+    }
+  }
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 /** `s.strip(chars)`: without `chars`, Unicode whitespace as `str.isspace()` defines it. */
