@@ -30,6 +30,8 @@ const commands: Record<string, () => Promise<Command>> = {
 
 const usages: Record<string, () => Promise<string>> = {
   run: async () => (await import("./run-command.js")).RUN_USAGE,
+  validate: async () => (await import("./validate-command.js")).VALIDATE_USAGE,
+  compare: async () => (await import("./compare-command.js")).COMPARE_USAGE,
 };
 
 /** Runs one CLI invocation and returns the exit code. Never throws and never prints a stack trace for bad input. */

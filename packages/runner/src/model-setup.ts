@@ -41,12 +41,19 @@ export function createModel(spec: string, flags: ModelFlags, registry: Registry)
  * Checks that every base URL answers before the run starts, so an unreachable server is one clear
  * message instead of a failed request per sample.
  */
-export async function preflight(model: ModelProviderV1, baseURLs: readonly string[]): Promise<void> {
+export async function preflight(model: ModelProviderV1, baseURLs: readonly string[], apiKey?: string): Promise<void> {
   if (model.id !== "openai-compatible") return;
   for (const base of baseURLs) {
     const url = `${base.replace(/\/+$/, "")}/models`;
+    let status: number;
     try {
-      const res = await request(url, { method: "GET", headersTimeout: 10_000, bodyTimeout: 10_000 });
+      const res = await request(url, {
+        method: "GET",
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+        ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
+      });
+      status = res.statusCode;
       await res.body.dump();
     } catch (err) {
       const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
@@ -55,6 +62,17 @@ export async function preflight(model: ModelProviderV1, baseURLs: readonly strin
         url: base,
         cause: err,
       });
+    }
+    // Fail before the run on answers that would make every request fail the same way.
+    if (status === 404) {
+      const hint = /\/v1$/.test(base) ? "" : " (OpenAI-compatible base URLs usually end in /v1)";
+      throw new ApiCallError(`no OpenAI-compatible API at ${base}: GET ${url} answered 404${hint}`, { retryable: false, status, url: base });
+    }
+    if (status === 401 || status === 403) {
+      throw new ApiCallError(
+        `the model server at ${base} refused the credentials (HTTP ${status}); pass the key with --api-key-env NAME`,
+        { retryable: false, status, url: base },
+      );
     }
   }
 }

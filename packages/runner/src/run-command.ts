@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { ModelProviderV1, Registry, TaskSpec } from "@yardstick/core";
+import type { GenerationParams, Registry } from "@yardstick/core";
 import {
   type RequestCache,
   RunStore,
@@ -14,16 +14,16 @@ import {
 } from "@yardstick/engine";
 import { summarize } from "@yardstick/metrics";
 import { z } from "zod";
-import { checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
+import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
 import type { CliIO } from "./io.js";
 import { createModel, preflight } from "./model-setup.js";
 import { formatResultsTable } from "./table.js";
-import { loadTaskSpecs } from "./tasks.js";
+import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
 import { packageVersions } from "./versions.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--quiet]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--quiet]";
 
 /** Where the shared request cache lives: $YARDSTICK_CACHE_DIR, else ~/.cache/yardstick. */
 export function defaultCachePath(env: NodeJS.ProcessEnv): string {
@@ -45,6 +45,11 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     "no-cache": { type: "boolean" },
     plugin: { type: "string", multiple: true },
     "max-attempts": { type: "string" },
+    temperature: { type: "string" },
+    "top-p": { type: "string" },
+    "max-tokens": { type: "string" },
+    stop: { type: "string", multiple: true },
+    "extra-body": { type: "string" },
     "timeout-ms": { type: "string" },
     quiet: { type: "boolean" },
   });
@@ -53,13 +58,14 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const limit = values.limit === undefined ? undefined : checkFlag("limit", intFlag(1), values.limit);
   const concurrency = values.concurrency === undefined ? 16 : checkFlag("concurrency", intFlag(1, 4096), values.concurrency);
   const seed = values.seed === undefined ? 1234 : checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed);
+  const generation = generationOverrides(values, values.seed === undefined ? undefined : seed);
   const maxAttempts = values["max-attempts"] === undefined ? undefined : checkFlag("max-attempts", intFlag(1, 100), values["max-attempts"]);
   const timeoutMs = values["timeout-ms"] === undefined ? undefined : checkFlag("timeout-ms", intFlag(1), values["timeout-ms"]);
   const baseURLs = (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u));
   let apiKey: string | undefined;
   if (values["api-key-env"] !== undefined) {
     apiKey = io.env[values["api-key-env"]];
-    if (!apiKey) throw new (await import("./args.js")).UsageError(`--api-key-env: environment variable ${values["api-key-env"]} is not set`);
+    if (!apiKey) throw new UsageError(`--api-key-env: environment variable ${values["api-key-env"]} is not set`);
   }
 
   let registry = registryOverride ?? createBuiltinRegistry();
@@ -70,7 +76,10 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     languages: listFlag(values.langs),
   });
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
-  checkPluginsExist(tasks, registry);
+  checkTasksRunnable(tasks, registry);
+  if (Object.keys(generation).length > 0) {
+    for (const t of tasks) t.generation = { ...t.generation, ...generation, extraBody: mergeExtraBody(t.generation.extraBody, generation.extraBody) };
+  }
 
   const model = createModel(modelSpec, { baseURLs, apiKey, maxConcurrency: concurrency, seed, maxAttempts, timeoutMs }, registry);
   const dataHashes = await hashTaskData(tasks, baseDir);
@@ -78,7 +87,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const fingerprint = runFingerprint({ tasks, dataHashes, modelIdentity: model.identity(), options: runOptions });
   const outDir = resolve(io.cwd, values.out ?? join("runs", `${slug(model.modelId)}-${fingerprint.slice(0, 12)}`));
 
-  await preflight(model, baseURLs);
+  await preflight(model, baseURLs, apiKey);
 
   const store = new RunStore(outDir);
   const { resumed } = await store.open({
@@ -165,14 +174,32 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   }
 }
 
-/** Fails before any request when a task names a plugin that is not installed. */
-function checkPluginsExist(tasks: readonly TaskSpec[], registry: Registry): void {
-  for (const t of tasks) {
-    registry.get("dataloaders", t.data.id);
-    registry.get("promptBuilders", t.prompt.id);
-    for (const p of t.postprocessors) registry.get("postprocessors", p.id);
-    for (const m of t.metrics) registry.get("metrics", m.id);
-  }
+function mergeExtraBody(
+  a: Record<string, unknown> | undefined,
+  b: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  return a || b ? { ...a, ...b } : undefined;
 }
 
-export type { ModelProviderV1 };
+/** Sampling flags that override every task's generation parameters (and so enter the fingerprint). */
+function generationOverrides(values: Record<string, unknown>, seed: number | undefined): GenerationParams {
+  const out: GenerationParams = {};
+  const num = (flag: string, min: number, max: number) =>
+    checkFlag(flag, z.coerce.number({ message: "expected a number" }).min(min).max(max), values[flag]);
+  if (values.temperature !== undefined) out.temperature = num("temperature", 0, 100);
+  if (values["top-p"] !== undefined) out.topP = num("top-p", 0, 1);
+  if (values["max-tokens"] !== undefined) out.maxTokens = checkFlag("max-tokens", intFlag(1), values["max-tokens"]);
+  if (Array.isArray(values.stop) && values.stop.length > 0) out.stop = values.stop as string[];
+  if (seed !== undefined) out.seed = seed;
+  if (values["extra-body"] !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(values["extra-body"]));
+    } catch {
+      throw new UsageError(`--extra-body: expected a JSON object, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}'`);
+    }
+    out.extraBody = checkFlag("extra-body", z.record(z.string(), z.unknown(), { message: "expected a JSON object" }), parsed);
+  }
+  return out;
+}
+

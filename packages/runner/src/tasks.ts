@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { loadSeaHelmConfigs, toTaskSpecs } from "@yardstick/config";
-import { ConfigError, DataLoadError, type TaskSpec } from "@yardstick/core";
+import { ConfigError, DataLoadError, NoSuchPluginError, type Registry, type TaskSpec } from "@yardstick/core";
 
 export interface LoadedTaskSpecs {
   tasks: TaskSpec[];
@@ -36,4 +36,65 @@ export async function loadTaskSpecs(
   }
   const plugins = [...new Set(tasks.flatMap((t) => (Array.isArray(t.extra?.plugins) ? (t.extra.plugins as string[]) : [])))];
   return { tasks, baseDir: options.baseDir ?? process.cwd(), plugins };
+}
+
+/**
+ * Checks, before any request, that yardstick can run each task: every plugin it names is
+ * registered, and it does not need a path yardstick lacks. The message names the task and its file.
+ */
+export function checkTasksRunnable(tasks: readonly TaskSpec[], registry: Registry): void {
+  for (const problem of findUnrunnable(tasks, registry)) throw problem;
+}
+
+export function findUnrunnable(tasks: readonly TaskSpec[], registry: Registry): ConfigError[] {
+  const problems: ConfigError[] = [];
+  const where = (t: TaskSpec) => ({ file: t.source?.file, keyPath: [t.name, "languages", t.language] });
+  for (const t of tasks) {
+    if (t.extra?.useLogprobs === true) {
+      problems.push(
+        new ConfigError(
+          `task ${t.key} scores the log-probability of the gold label (SEA-HELM's vLLM-only logprobs path), which yardstick does not support yet; leave it out with --tasks`,
+          where(t),
+        ),
+      );
+      continue;
+    }
+    if (t.extra?.dataMissing === true) {
+      problems.push(new ConfigError(`task ${t.key}: local data file not found (${String(t.extra.filepath ?? "")})`, where(t)));
+      continue;
+    }
+    if (t.data.id === "huggingface") {
+      const repo = String(t.data.options?.repo ?? "");
+      problems.push(
+        new ConfigError(
+          `task ${t.key} reads ${repo} from the Hugging Face Hub, which yardstick cannot load yet; give a local JSON/JSONL filepath`,
+          where(t),
+        ),
+      );
+      continue;
+    }
+    const refs: [Parameters<Registry["get"]>[0], string, string][] = [
+      ["dataloaders", t.data.id, "dataloader"],
+      ["promptBuilders", t.prompt.id, "prompt builder"],
+      ...t.postprocessors.map((p) => ["postprocessors", p.id, "postprocessor"] as [Parameters<Registry["get"]>[0], string, string]),
+      ...t.metrics.map((m) => ["metrics", m.id, "metric"] as [Parameters<Registry["get"]>[0], string, string]),
+    ];
+    for (const [kind, id, label] of refs) {
+      if (registry.has(kind, id)) continue;
+      const available = registry.ids(kind).join(", ");
+      const hint =
+        id === "ifeval"
+          ? " (it is the separate package @yardstick/metric-ifeval: install it and add --plugin @yardstick/metric-ifeval)"
+          : id.startsWith("seahelm:")
+            ? ` (SEA-HELM's ${id.slice(8)} has no yardstick port yet)`
+            : "";
+      problems.push(
+        new ConfigError(`task ${t.key} needs the ${label} "${id}", which is not installed${hint}; available: ${available}`, {
+          ...where(t),
+          cause: new NoSuchPluginError(label, id, registry.ids(kind)),
+        }),
+      );
+    }
+  }
+  return problems;
 }

@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDevServer } from "@yardstick/testing";
+import { describe, expect, it } from "vitest";
+import { captureIO, makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
+import { main } from "./main.js";
+
+const env = () => ({ YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) });
+
+describe("sampling flags", () => {
+  it("sends temperature, top_p, max_tokens, stop, seed and extra body fields to the server", async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const server = await startDevServer({
+      port: 0,
+      policy: (req) => {
+        bodies.push(req.body);
+        return toyAnswer(req.lastUserText);
+      },
+    });
+    try {
+      const tasks = makeSentimentTask(2);
+      const io = captureIO(env());
+      const code = await main(
+        [
+          "run", tasks, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", join(tasks, "r"), "--quiet",
+          "--temperature", "0", "--top-p", "0.9", "--max-tokens", "7", "--stop", "\n\n", "--seed", "42",
+          "--extra-body", '{"chat_template_kwargs":{"enable_thinking":false}}',
+        ],
+        io,
+      );
+      expect(code, io.err()).toBe(0);
+      expect(bodies).toHaveLength(2);
+      expect(bodies[0]).toMatchObject({
+        temperature: 0,
+        top_p: 0.9,
+        max_tokens: 7,
+        stop: ["\n\n"],
+        seed: 42,
+        chat_template_kwargs: { enable_thinking: false },
+      });
+      const manifest = JSON.parse(readFileSync(join(tasks, "r", "run.json"), "utf8"));
+      expect(manifest.tasks[0].generation).toMatchObject({ temperature: 0, maxTokens: 7 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("rejects a malformed --extra-body", async () => {
+    const io = captureIO(env());
+    expect(await main(["run", makeSentimentTask(1), "--model", "baseline:majority", "--extra-body", "{nope"], io)).toBe(2);
+    expect(io.err()).toMatch(/--extra-body: expected a JSON object/);
+  });
+});
+
+describe("checks before the first request", () => {
+  it("a base URL without the API path: 404 on /models, with a hint", async () => {
+    const server = await startDevServer({ port: 0, policy: "echo" });
+    try {
+      const io = captureIO(env());
+      expect(await main(["run", makeSentimentTask(2), "--model", "openai-compatible:m", "--base-url", server.url], io)).toBe(1);
+      expect(io.err()).toMatch(/no OpenAI-compatible API at http:\/\/127\.0\.0\.1:\d+: GET .*\/models answered 404 \(OpenAI-compatible base URLs usually end in \/v1\)/);
+      expect(server.stats().requests["/v1/chat/completions"] ?? 0).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("validate and run name the task and file of a metric class yardstick does not have", async () => {
+    const tasks = makeSentimentTask(2);
+    const file = join(tasks, "toy", "config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("F1AccMetric", "FooMetric"));
+    const v = captureIO(env());
+    expect(await main(["validate", tasks], v)).toBe(1);
+    expect(v.err()).toMatch(/config\.yaml.*task toy\/en needs the metric "seahelm:FooMetric", which is not installed \(SEA-HELM's FooMetric has no yardstick port yet\)/);
+    expect(await main(["validate", "--schema-only", tasks], captureIO(env()))).toBe(0);
+    const r = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority"], r)).toBe(1);
+    expect(r.err()).toMatch(/task toy\/en needs the metric "seahelm:FooMetric"/);
+  });
+
+  it("the instruction-following metric points at its plugin package", async () => {
+    const tasks = makeSentimentTask(2);
+    const file = join(tasks, "toy", "config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("F1AccMetric", "IFEvalMetric"));
+    const io = captureIO(env());
+    expect(await main(["validate", tasks], io)).toBe(1);
+    expect(io.err()).toMatch(/--plugin @yardstick\/metric-ifeval/);
+    expect(await main(["validate", tasks, "--plugin", "@yardstick/metric-ifeval"], captureIO(env()))).toBe(0);
+  });
+
+  it("a logprobs task is refused up front instead of failing after its requests", async () => {
+    const tasks = makeSentimentTask(2);
+    const file = join(tasks, "toy", "config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("  metric: normalized_accuracy\n", "  metric: normalized_accuracy\n  use_logprobs: true\n"));
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority"], io)).toBe(1);
+    expect(io.err()).toMatch(/task toy\/en scores the log-probability of the gold label/);
+  });
+
+  it("an empty folder is not a valid config", async () => {
+    const io = captureIO(env());
+    expect(await main(["validate", mkdtempSync(join(tmpdir(), "empty-"))], io)).toBe(1);
+    expect(io.err()).toMatch(/no config\.yaml found/);
+  });
+});
