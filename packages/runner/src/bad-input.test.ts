@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,5 +119,30 @@ describe("bad input gives one clear message and a non-zero exit", () => {
     const io = captureIO(env());
     expect(await main(["validate", tasks], io)).toBe(0);
     expect(io.out()).toMatch(/ok: 1 task\(s\), 1 task-language pair\(s\)/);
+  });
+});
+
+describe("unusable run folders and caches are named, not internal errors", () => {
+  it("--out is a file, run.json is corrupt, the cache is not a database", async () => {
+    const tasks = makeSentimentTask(2);
+    const dir = mkdtempSync(join(tmpdir(), "ys-bad-"));
+    writeFileSync(join(dir, "afile"), "");
+    const a = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(dir, "afile")], a)).toBe(1);
+    expect(a.err()).toMatch(/afile: cannot use this as the run folder \(ENOTDIR\); choose another --out/);
+    const corrupt = join(dir, "corrupt");
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", corrupt, "--quiet"], captureIO(env()))).toBe(0);
+    writeFileSync(join(corrupt, "run.json"), "{x");
+    const b = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", corrupt], b)).toBe(1);
+    expect(b.err()).toMatch(/run\.json: not valid JSON/);
+    const cacheDir = join(dir, "cache");
+    const c = captureIO({ YARDSTICK_CACHE_DIR: cacheDir });
+    rmSync(cacheDir, { recursive: true, force: true });
+    mkdirSync(cacheDir);
+    writeFileSync(join(cacheDir, "requests.sqlite"), "this is not a database, not at all, no");
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(dir, "c")], c)).toBe(1);
+    expect(c.err()).toMatch(/requests\.sqlite: cannot open the request cache \(SQLITE_NOTADB\)/);
+    for (const io of [a, b, c]) noStack(io.err());
   });
 });

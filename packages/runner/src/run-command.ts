@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { GenerationParams, Registry } from "@yardstick/core";
+import { ConfigError, type GenerationParams, type Registry, YardstickError } from "@yardstick/core";
 import {
   type RequestCache,
   RunStore,
@@ -89,23 +89,29 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
 
   await preflight(model, baseURLs, apiKey);
 
+  let cache: RequestCache | undefined;
+  if (!values["no-cache"]) cache = openCache(defaultCachePath(io.env));
   const store = new RunStore(outDir);
-  const { resumed } = await store.open({
-    fingerprint,
-    createdAt: new Date().toISOString(),
-    yardstick: { versions: packageVersions() },
-    model: { provider: model.id, modelId: model.modelId, identity: model.identity(), ...(baseURLs.length ? { baseURLs } : {}) },
-    options: { ...runOptions, concurrency, cache: !values["no-cache"], configs: configPaths },
-    tasks,
-    dataHashes,
-  });
+  let resumed: boolean;
+  try {
+    ({ resumed } = await openStore(store, {
+      fingerprint,
+      createdAt: new Date().toISOString(),
+      yardstick: { versions: packageVersions() },
+      model: { provider: model.id, modelId: model.modelId, identity: model.identity(), ...(baseURLs.length ? { baseURLs } : {}) },
+      options: { ...runOptions, concurrency, cache: !values["no-cache"], configs: configPaths },
+      tasks,
+      dataHashes,
+    }));
+  } catch (err) {
+    cache?.close();
+    throw err;
+  }
   const log = (m: string): void => {
     io.stderr.write(`${m}\n`);
   };
   if (!values.quiet) log(`${resumed ? "resuming" : "writing"} run store ${outDir}`);
 
-  let cache: RequestCache | undefined;
-  if (!values["no-cache"]) cache = openRequestCache({ path: defaultCachePath(io.env) });
 
   const controller = new AbortController();
   // Every in-flight request listens on this one signal.
@@ -171,6 +177,39 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     await store.close();
     cache?.close();
     await model.close?.();
+  }
+}
+
+/** Opens the run store; a folder yardstick cannot use becomes one clear message naming it. */
+async function openStore(store: RunStore, manifest: Parameters<RunStore["open"]>[0]): Promise<{ resumed: boolean }> {
+  try {
+    return await store.open(manifest);
+  } catch (err) {
+    if (YardstickError.isInstance(err)) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof SyntaxError) {
+      throw new ConfigError(`not valid JSON (${err.message}); move the run folder away or choose another --out`, {
+        file: store.manifestPath,
+        cause: err,
+      });
+    }
+    throw new ConfigError(`cannot use this as the run folder (${code ?? (err as Error).message}); choose another --out`, {
+      file: store.dir,
+      cause: err,
+    });
+  }
+}
+
+/** Opens the shared request cache; an unusable one names the file and the way around it. */
+function openCache(path: string): RequestCache {
+  try {
+    return openRequestCache({ path });
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ConfigError(
+      `cannot open the request cache (${reason}); set YARDSTICK_CACHE_DIR to another folder, delete the file, or run with --no-cache`,
+      { file: path, cause: err },
+    );
   }
 }
 
