@@ -54,3 +54,24 @@ describe("yardstick compare", () => {
   });
 });
 
+
+describe("yardstick score picks the headline value", () => {
+  it("reports the normalized score of SEA-HELM metrics, or the key given with --main", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-score-"));
+    writeFileSync(join(dir, "hyp.txt"), "the cat sat on the mat today\n");
+    writeFileSync(join(dir, "ref.txt"), "a cat sat on a mat today\n");
+    const io = captureIO();
+    expect(await main(["score", "--metric", "seahelm-summarization", "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "ref.txt")], io)).toBe(0);
+    const out = JSON.parse(io.out());
+    expect(out.score_key).toBe("normalized_rougel_f1");
+    expect(out.score).toBe(out.scores.normalized_rougel_f1);
+    const chosen = captureIO();
+    expect(
+      await main(["score", "--metric", "seahelm-summarization", "--main", "rougel_f1", "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "ref.txt")], chosen),
+    ).toBe(0);
+    expect(JSON.parse(chosen.out()).score_key).toBe("rougel_f1");
+    const wrong = captureIO();
+    expect(await main(["score", "--metric", "bleu", "--main", "nope", "--pred", join(dir, "hyp.txt"), "--ref", join(dir, "ref.txt")], wrong)).toBe(2);
+    expect(wrong.err()).toMatch(/--main nope: metric "bleu" reports/);
+  });
+});

@@ -52,9 +52,9 @@ describe("yardstick score", () => {
     expect(j.per_sample).toHaveLength(3);
   });
 
-  it("scores metrics without a summary as {name, score, scores}", async () => {
+  it("scores metrics without a summary as {name, score_key, score, scores}", async () => {
     const r = await run(["--metric", "exact-match", "--pred", pred, "--ref", ref1]);
-    expect(JSON.parse(r.out)).toEqual({ name: "exact-match", score: 100 / 3, scores: { exact_match: 100 / 3 } });
+    expect(JSON.parse(r.out)).toEqual({ name: "exact-match", score_key: "exact_match", score: 100 / 3, scores: { exact_match: 100 / 3 } });
   });
 
   it("--list lists only text-pair metrics", async () => {

@@ -12,11 +12,12 @@ export interface ScoreCliIo {
   stderr: { write(chunk: string): unknown };
 }
 
-export const SCORE_USAGE = `usage: yardstick score --metric ID [--option key=value ...] --pred FILE --ref FILE [--ref FILE ...] [--per-sample]
+export const SCORE_USAGE = `usage: yardstick score --metric ID [--option key=value ...] --pred FILE --ref FILE [--ref FILE ...] [--main KEY] [--per-sample]
        yardstick score --list
 
 Scores FILE line by line (one segment per line) against the reference file(s); several --ref
-files give several references per segment. Prints the corpus score and its parts as JSON.
+files give several references per segment. Prints the corpus score and its parts as JSON;
+--main KEY chooses which of the metric's outputs is reported as "score".
 Option values are parsed as JSON when possible (numbers, true/false, lists), else kept as text.
 `;
 
@@ -34,6 +35,7 @@ interface ScoreArgs {
   list: boolean;
   help: boolean;
   perSample: boolean;
+  main: string | undefined;
   metric: string | undefined;
   options: Record<string, unknown>;
   pred: string | undefined;
@@ -74,6 +76,7 @@ function parseScoreArgs(argv: readonly string[]): ScoreArgs {
         ref: { type: "string", short: "r", multiple: true },
         list: { type: "boolean" },
         "per-sample": { type: "boolean" },
+        main: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -85,6 +88,7 @@ function parseScoreArgs(argv: readonly string[]): ScoreArgs {
     list: v.list === true,
     help: v.help === true,
     perSample: v["per-sample"] === true,
+    main: v.main as string | undefined,
     metric: v.metric as string | undefined,
     options: parseOptionPairs((v.option as string[] | undefined) ?? []),
     pred: v.pred as string | undefined,
@@ -142,13 +146,31 @@ async function score(args: ScoreArgs, io: ScoreCliIo, metrics: Record<string, Me
   }));
   const result = await metric.compute(inputs, args.options);
   const summary = result.details?.summary;
-  const first = Object.keys(result.scores)[0];
+  const main = args.main ?? headlineKey(result.scores);
+  if (args.main !== undefined && !(args.main in result.scores)) {
+    throw new UsageError(`--main ${args.main}: metric "${metric.id}" reports ${Object.keys(result.scores).join(", ")}`);
+  }
   const out: Record<string, unknown> =
-    summary !== null && typeof summary === "object"
+    summary !== null && typeof summary === "object" && args.main === undefined
       ? { ...(summary as Record<string, unknown>) }
-      : { name: metric.id, score: first === undefined ? null : result.scores[first], scores: result.scores };
+      : { name: metric.id, score_key: main ?? null, score: main === undefined ? null : result.scores[main], scores: result.scores };
   if (args.perSample) out.per_sample = result.perSample.map((s) => ({ line: Number(s.sampleId), ...s.scores }));
   io.stdout.write(`${JSON.stringify(out, null, 1)}\n`);
+}
+
+/**
+ * The value reported as "score" when the metric gives no summary of its own: an explicit `score`,
+ * else the normalized value SEA-HELM aggregates (`normalized_*`), else a key that is not a count,
+ * else the first key.
+ */
+function headlineKey(scores: Record<string, number>): string | undefined {
+  const keys = Object.keys(scores);
+  return (
+    keys.find((k) => k === "score") ??
+    keys.find((k) => k.startsWith("normalized_")) ??
+    keys.find((k) => !/(^|_)(count|n)$/.test(k)) ??
+    keys[0]
+  );
 }
 
 export async function runScoreCli(argv: readonly string[], io: ScoreCliIo, metrics: Record<string, MetricV1>): Promise<number> {

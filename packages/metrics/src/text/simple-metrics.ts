@@ -77,6 +77,9 @@ export function createTokenF1Metric(): MetricV1 {
 /** A label as a comparable string: strings are trimmed; numbers and booleans use their JSON spelling. */
 function labelText(metricId: string, sampleId: string, v: unknown, what: string): string {
   if (typeof v === "string") return v.trim();
+  if (typeof v === "number" && !Number.isFinite(v)) {
+    throw new MetricError(`${what} is ${String(v)}, not a label`, { metricId, sampleId });
+  }
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   throw new MetricError(`${what} must be a string, number or boolean label, got ${describe(v)}`, { metricId, sampleId });
 }
