@@ -128,3 +128,17 @@ describe("exact-match, token-f1, accuracy", () => {
     expect(() => m("accuracy").compute(inputs([[{}, "A"]]), {})).toThrow(/prediction must be a string, number or boolean label, got object/);
   });
 });
+
+describe("accuracy refuses numbers that are not labels", () => {
+  it("a NaN prediction or reference is a MetricError naming the sample", async () => {
+    const acc = textMetrics.accuracy!;
+    const bad = [
+      { sampleId: "ok", prediction: "a", reference: "a" },
+      { sampleId: "nan", prediction: Number.NaN, reference: "a" },
+    ];
+    await expect(async () => acc.compute(bad, {})).rejects.toThrow(/metric accuracy \(sample nan\): prediction is NaN/);
+    const err = await (async () => acc.compute([{ sampleId: "r", prediction: "a", reference: Number.POSITIVE_INFINITY }], {}))().catch((e) => e);
+    expect(MetricError.isInstance(err)).toBe(true);
+    expect(await acc.compute([{ sampleId: "n", prediction: 5, reference: 5 }], {})).toMatchObject({ scores: { accuracy: 100 } });
+  });
+});
