@@ -249,18 +249,18 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       const cached = settings.cache?.get(key) as ModelResponse | undefined;
       if (cached) {
         outcome.fromCache++;
-        store.append(answerRecord(t.key, sample.id, turn, key, promptHash, true, cached));
+        store.appendLine(answerLine(t.key, sample.id, turn, key, promptHash, true, cached));
         return { text: cached.text };
       }
       outcome.sent++;
       try {
         const response = await model.generate(request, { sample, task: t, signal: settings.signal });
         settings.cache?.put(key, identity, slimResponse(response));
-        store.append(answerRecord(t.key, sample.id, turn, key, promptHash, false, response));
+        store.appendLine(answerLine(t.key, sample.id, turn, key, promptHash, false, response));
         return { text: response.text };
       } catch (err) {
         const error = toErrorRecord(err);
-        store.append({ task: t.key, sample: sample.id, turn, key, promptHash, cached: false, error, time: new Date().toISOString() });
+        store.append({ task: t.key, sample: sample.id, turn, key, promptHash, cached: false, error, time: isoNow() });
         return { error };
       }
     }
@@ -279,7 +279,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       const cached = settings.cache?.get(key) as number[] | undefined;
       if (cached) {
         outcome.fromCache++;
-        store.append({ ...base, cached: true, choiceLogprobs: cached, time: new Date().toISOString() });
+        store.append({ ...base, cached: true, choiceLogprobs: cached, time: isoNow() });
         return { choiceLogprobs: cached };
       }
       outcome.sent++;
@@ -290,11 +290,11 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
           scores.push(r.logprob);
         }
         settings.cache?.put(key, identity, scores);
-        store.append({ ...base, cached: false, choiceLogprobs: scores, time: new Date().toISOString() });
+        store.append({ ...base, cached: false, choiceLogprobs: scores, time: isoNow() });
         return { choiceLogprobs: scores };
       } catch (err) {
         const error = toErrorRecord(err);
-        store.append({ ...base, cached: false, error, time: new Date().toISOString() });
+        store.append({ ...base, cached: false, error, time: isoNow() });
         return { error };
       }
     }
@@ -429,14 +429,23 @@ async function countJsonlRows(path: unknown, baseDir: string | undefined): Promi
   if (!existsSync(full)) return undefined;
   let rows = 0;
   let lineHasText = false;
-  for await (const chunk of createReadStream(full)) {
-    for (const byte of chunk as Buffer) {
-      if (byte === 0x0a) {
-        if (lineHasText) rows++;
+  for await (const chunk of createReadStream(full, { highWaterMark: 1 << 20 })) {
+    const buf = chunk as Buffer;
+    const len = buf.length;
+    let i = 0;
+    while (i < len) {
+      if (lineHasText) {
+        // The rest of a line that has text cannot change the count: jump to its end (memchr).
+        const nl = buf.indexOf(0x0a, i);
+        if (nl === -1) break;
+        rows++;
         lineHasText = false;
-      } else if (byte !== 0x20 && byte !== 0x0d && byte !== 0x09) {
-        lineHasText = true;
+        i = nl + 1;
+        continue;
       }
+      const byte = buf[i]!;
+      if (byte !== 0x0a && byte !== 0x20 && byte !== 0x0d && byte !== 0x09) lineHasText = true;
+      i++;
     }
   }
   return lineHasText ? rows + 1 : rows;
@@ -466,8 +475,13 @@ function compactTurn(rec: ResponseRecord): TurnState {
   return { text: rec.text ?? "" };
 }
 
-/** The run-store line of an answered turn, built in one object literal (this runs per request). */
-function answerRecord(
+/**
+ * The run-store line of an answered turn: exactly `JSON.stringify` of the record
+ * `{task, sample, turn, key, promptHash, cached, text, finishReason, reasoningContent, usage,
+ * latencyMs, time}` (undefined members left out), written out member by member because this runs
+ * per request and the generic stringify of the record object cost about twice as much.
+ */
+function answerLine(
   task: string,
   sample: string,
   turn: number,
@@ -475,22 +489,59 @@ function answerRecord(
   promptHash: string,
   cached: boolean,
   r: ModelResponse,
-): ResponseRecord {
+): string {
   const u = r.usage;
-  return {
-    task,
-    sample,
-    turn,
-    key,
-    promptHash,
-    cached,
-    text: r.text,
-    finishReason: r.finishReason,
-    reasoningContent: r.reasoningContent,
-    usage: u ? { promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.totalTokens } : undefined,
-    latencyMs: r.latencyMs === undefined || cached ? undefined : Math.round(r.latencyMs),
-    time: new Date().toISOString(),
-  };
+  const usage = u
+    ? `{${(member("promptTokens", u.promptTokens) + member("completionTokens", u.completionTokens) + member("totalTokens", u.totalTokens)).slice(1)}}`
+    : undefined;
+  const members =
+    member("task", task) +
+    member("sample", sample) +
+    member("turn", turn) +
+    member("key", key) +
+    member("promptHash", promptHash) +
+    member("cached", cached) +
+    member("text", r.text) +
+    member("finishReason", r.finishReason) +
+    member("reasoningContent", r.reasoningContent) +
+    (usage === undefined ? "" : `,"usage":${usage}`) +
+    member("latencyMs", r.latencyMs === undefined || cached ? undefined : Math.round(r.latencyMs)) +
+    member("time", isoNow());
+  return `{${members.slice(1)}}`;
+}
+
+/** `,"name":<JSON of value>` as JSON.stringify writes an object member; "" when it would leave it out. */
+function member(name: string, value: unknown): string {
+  let json: string | undefined;
+  switch (typeof value) {
+    case "string":
+      json = JSON.stringify(value);
+      break;
+    case "number":
+      json = Number.isFinite(value) ? String(value) : "null";
+      break;
+    case "boolean":
+      json = value ? "true" : "false";
+      break;
+    case "undefined":
+      return "";
+    default:
+      json = JSON.stringify(value);
+      if (json === undefined) return "";
+  }
+  return `,"${name}":${json}`;
+}
+
+/** `new Date().toISOString()`, reused within the same millisecond (many records share one). */
+let isoMs = -1;
+let isoText = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
 }
 
 /** What the cache keeps: everything but the latency of the attempt that produced it. */

@@ -131,8 +131,13 @@ export class RunStore {
    * crash loses at most the lines of that one turn.
    */
   append(record: ResponseRecord): void {
+    this.appendLine(JSON.stringify(record));
+  }
+
+  /** `append` for a record the caller has already serialised (one line of JSON, no newline). */
+  appendLine(json: string): void {
     if (!this.out) throw new Error("run store is not open");
-    this.pending += `${JSON.stringify(record)}\n`;
+    this.pending += `${json}\n`;
     if (this.pending.length >= 1 << 20) this.flushPending();
     else this.flushTimer ??= setImmediate(() => this.flushPending());
   }
