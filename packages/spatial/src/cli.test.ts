@@ -107,6 +107,12 @@ describe("yardstick spatial CLI", () => {
       [["describe", join(tmp, "missing.json")], 1, /cannot read/],
       [["audit", join(tmp, "nowhere")], 1, /cannot read directory/],
       [["frob"], 2, /unknown command "frob"/],
+      [["generate", "--shapes", "2", "--count", "1", "--out", join(tmp, "x"), "--tasks", "transitivity"], 2, /task transitivity needs at least 3 shapes, got --shapes 2/],
+      [
+        ["generate", "--shapes", "2", "--count", "1", "--out", join(tmp, "x"), "--tasks", "shuffle_tracking", "--mode", "compat"],
+        2,
+        /task shuffle_tracking needs at least 3 shapes in compat mode/,
+      ],
     ];
     const bad = join(tmp, "bad.json");
     writeFileSync(bad, JSON.stringify({ canvas: [{ shape: "Hexagon", color: "Red", size: "Small", center: [0, 0] }] }));

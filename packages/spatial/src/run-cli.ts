@@ -13,7 +13,7 @@ export interface CliIo {
 }
 
 const USAGE = `usage:
-  yardstick spatial generate --shapes N --count M --seed S --out DIR
+  yardstick spatial generate --shapes N --count M --out DIR [--seed S (default 0)]
                              [--format original|seahelm|ultraeval] [--mode fixed|compat] [--images]
                              [--tasks existence,count,...] [--inline-images] [--few-shot] [--workers N]
   yardstick spatial describe FILE...
@@ -68,6 +68,14 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
   if (values.tasks !== undefined) {
     tasks = values.tasks.split(",").map((t) => t.trim()) as TaskName[];
     for (const t of tasks) if (!(TASK_NAMES as readonly string[]).includes(t)) throw new UsageError(`unknown task "${t}"; expected one of ${TASK_NAMES.join(", ")}`);
+    // A task asked for by name that cannot be built from this many shapes would silently give no questions.
+    const minShapes: Partial<Record<TaskName, number>> = { transitivity: 3, shuffle_tracking: mode === "compat" ? 3 : 2 };
+    for (const t of tasks) {
+      const min = minShapes[t];
+      if (min !== undefined && shapes < min) {
+        throw new UsageError(`task ${t} needs at least ${min} shapes${t === "shuffle_tracking" && mode === "compat" ? " in compat mode" : ""}, got --shapes ${shapes}`);
+      }
+    }
   }
   const summary = await writeDataset(values.out, {
     shapes,
