@@ -38,7 +38,16 @@ export interface EvaluationSettings {
   /** Relative data paths are resolved against this folder. */
   baseDir?: string;
   progress?: ProgressReporter;
+  /**
+   * Stop: no new sample is started once it fires; requests in flight finish and are stored, and the
+   * run returns `aborted: true` without scoring. (A second Ctrl-C is the runner's business.)
+   */
   signal?: AbortSignal;
+  /**
+   * The run stops with an error when this many requests in a row have failed for good before any
+   * succeeded: a wrong URL, model name or key fails every request the same way. Default 10; 0 = never.
+   */
+  failFastAfter?: number;
   /** Computes n, stderr and a confidence interval of per-sample scores (injected: see @yardstick/metrics). */
   summarize?: Summarize;
   log?: (message: string) => void;
@@ -128,6 +137,28 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
   const progress = settings.progress ?? silentProgress;
   const summarize = settings.summarize ?? simpleSummary;
   const identity = model.identity();
+  const stop = new AbortController();
+  settings.signal?.addEventListener("abort", () => stop.abort(), { once: true });
+  if (settings.signal?.aborted) stop.abort();
+  const failFastAfter = settings.failFastAfter ?? 10;
+  let succeeded = 0;
+  let failedInARow = 0;
+  let fatal: ApiCallError | undefined;
+  const noteOutcome = (error: ModelErrorRecord | undefined): void => {
+    if (!error) {
+      succeeded++;
+      failedInARow = 0;
+      return;
+    }
+    failedInARow++;
+    if (succeeded === 0 && failFastAfter > 0 && failedInARow >= failFastAfter && !fatal) {
+      fatal = new ApiCallError(
+        `the first ${failedInARow} requests all failed, so the run stopped (rerun to retry them once fixed); the last error: ${error.message}`,
+        { retryable: false, ...(error.status !== undefined ? { status: error.status } : {}) },
+      );
+      stop.abort();
+    }
+  };
 
   // Resume: the latest stored record of each (task, sample, turn) wins; errors are retried.
   const stored = new Map<string, Map<string, TurnState[]>>();
@@ -141,18 +172,19 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
 
   const outcomes: TaskOutcome[] = [];
   for (const task of settings.tasks) {
-    if (settings.signal?.aborted) break;
+    if (stop.signal.aborted) break;
     outcomes.push(await runTask(task, stored.get(task.key) ?? new Map()));
     stored.delete(task.key);
   }
-  const aborted = settings.signal?.aborted === true;
+  if (fatal) throw fatal;
+  const aborted = stop.signal.aborted;
   const results = aggregateResults(outcomes);
   return { results, tasks: outcomes, aborted };
 
   async function runTask(task: TaskSpec, previous: Map<string, TurnState[]>): Promise<TaskOutcome> {
     const loader = registry.get("dataloaders", task.data.id);
     const builder = registry.get("promptBuilders", task.prompt.id);
-    const dataCtx = { baseDir: settings.baseDir, task, signal: settings.signal };
+    const dataCtx = { baseDir: settings.baseDir, task, signal: stop.signal };
     const dataOptions = task.data.options ?? {};
     const limit = settings.limit;
 
@@ -226,7 +258,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
         if (allStored) outcome.fromStore++;
         progress.advance(1, allStored);
       },
-      settings.signal,
+      stop.signal,
     );
     progress.endTask();
 
@@ -240,7 +272,17 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     ): Promise<TurnState> {
       const input = { sample, task: t, examples: exs, turn, previousResponses };
       if (t.mode === "loglikelihood") return answerLoglikelihood(t, b, input);
-      const built = b.build(input, t.prompt.options ?? {});
+      let built: ChatMessage[] | string;
+      try {
+        built = b.build(input, t.prompt.options ?? {});
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new ConfigError(`task ${t.key}, sample ${sample.id}, turn ${turn}: cannot build the prompt: ${message}`, {
+          ...(t.source ? { file: t.source.file } : {}),
+          keyPath: [t.name, "languages", t.language, "prompt_template"],
+          cause: err,
+        });
+      }
       const request: ModelRequest =
         typeof built === "string"
           ? { kind: "completion", prompt: built, params: t.generation }
@@ -254,13 +296,16 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       }
       outcome.sent++;
       try {
-        const response = await model.generate(request, { sample, task: t, signal: settings.signal });
+        // No signal: on a stop, requests in flight still finish and are stored.
+        const response = await model.generate(request, { sample, task: t });
         settings.cache?.put(key, identity, slimResponse(response));
         store.appendLine(answerLine(t.key, sample.id, turn, key, promptHash, false, response));
+        noteOutcome(undefined);
         return { text: response.text };
       } catch (err) {
         const error = toErrorRecord(err);
         store.append({ task: t.key, sample: sample.id, turn, key, promptHash, cached: false, error, time: isoNow() });
+        noteOutcome(error);
         return { error };
       }
     }
@@ -286,20 +331,22 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       try {
         const scores: number[] = [];
         for (const continuation of continuations) {
-          const r = await model.loglikelihood!({ context, continuation }, { sample: input.sample, task: t, signal: settings.signal });
+          const r = await model.loglikelihood!({ context, continuation }, { sample: input.sample, task: t });
           scores.push(r.logprob);
         }
         settings.cache?.put(key, identity, scores);
         store.append({ ...base, cached: false, choiceLogprobs: scores, time: isoNow() });
+        noteOutcome(undefined);
         return { choiceLogprobs: scores };
       } catch (err) {
         const error = toErrorRecord(err);
         store.append({ ...base, cached: false, error, time: isoNow() });
+        noteOutcome(error);
         return { error };
       }
     }
 
-    if (settings.signal?.aborted) return outcome;
+    if (stop.signal.aborted) return outcome;
     if (labelCounts.size === 0) {
       for (const { sample } of finals.values()) {
         if (typeof sample.label === "string") labelCounts.set(sample.label, (labelCounts.get(sample.label) ?? 0) + 1);
@@ -363,7 +410,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     try {
       for (const ref of task.metrics) {
         const metric = registry.get("metrics", ref.id);
-        const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: settings.seed, signal: settings.signal });
+        const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: settings.seed });
         for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
         if (result.details) scores[`${ref.id}.details`] = result.details;
         for (const s of result.perSample) {
@@ -385,6 +432,11 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
 
     const main = scores[task.mainScore];
     outcome.main = typeof main === "number" ? main : undefined;
+    if (outcome.main === undefined && outcome.failure === undefined) {
+      // A misspelt `metric:` must not pass as a task without a score.
+      const numeric = Object.keys(scores).filter((k) => typeof scores[k] === "number");
+      outcome.failure = `its metrics report no "${task.mainScore}" (the config's main score); they report: ${numeric.join(", ") || "nothing"}`;
+    }
     const perSampleKey = pickPerSampleKey(task.mainScore, perSample);
     if (perSampleKey) {
       const values: number[] = [];

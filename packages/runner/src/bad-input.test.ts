@@ -146,3 +146,45 @@ describe("unusable run folders and caches are named, not internal errors", () =>
     for (const io of [a, b, c]) noStack(io.err());
   });
 });
+
+describe("failures that would spoil the whole run", () => {
+  it("stops after the first requests all fail, instead of scoring a run of errors", async () => {
+    const server = await startDevServer({ port: 0, policy: "echo", faults: { rate500: 1 } });
+    try {
+      const tasks = makeSentimentTask(40);
+      const out = join(tasks, "r");
+      const io = captureIO(env());
+      const code = await main(
+        ["run", tasks, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", out, "--max-attempts", "1", "--concurrency", "2"],
+        io,
+      );
+      expect(code).toBe(1);
+      expect(io.err()).toMatch(/the first 10 requests all failed, so the run stopped \(rerun to retry them once fixed\); the last error: .*500/);
+      const sent = server.stats().requests["/v1/chat/completions"] ?? 0;
+      expect(sent).toBeGreaterThanOrEqual(10);
+      expect(sent).toBeLessThan(40);
+      noStack(io.err());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a misspelt main score fails the task instead of leaving it without a score", async () => {
+    const tasks = makeSentimentTask(4);
+    const file = join(tasks, "toy", "config.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("metric: normalized_accuracy", "metric: normalised_accuracy"));
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(tasks, "r")], io)).toBe(1);
+    expect(io.err()).toMatch(/task toy\/en could not be scored: its metrics report no "normalised_accuracy".*normalized_accuracy/);
+  });
+
+  it("a template key missing from a row names the task, the sample and the file", async () => {
+    const tasks = makeSentimentTask(3);
+    const data = join(tasks, "toy", "data", "test.jsonl");
+    writeFileSync(data, readFileSync(data, "utf8").replace('"text":', '"txt":'));
+    const io = captureIO(env());
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(tasks, "r")], io)).toBe(1);
+    expect(io.err()).toMatch(/config\.yaml toy\.languages\.en\.prompt_template: task toy\/en, sample s0, turn 1: cannot build the prompt: .*text/);
+    noStack(io.err());
+  });
+});

@@ -75,4 +75,31 @@ describe("resume after kill -9", () => {
       await server.close();
     }
   });
+
+  it("Ctrl-C stops taking samples, stores the answers in flight, and the next run finishes", async () => {
+    const server = await startDevServer({ port: 0, latencyMs: 20, policy: (req) => toyAnswer(req.lastUserText) });
+    try {
+      const total = 200;
+      const tasks = makeSentimentTask(total);
+      const out = join(tasks, "run");
+      const responses = join(out, "responses.jsonl");
+      const args = ["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${server.url}/v1`, "--out", out, "--concurrency", "4", "--no-cache"];
+      const env = { YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) };
+      const first = runCli(args, env);
+      const deadline = Date.now() + 30_000;
+      while (readRecords(responses).length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      first.child.kill("SIGINT");
+      expect(await first.exited).toBe(130);
+      expect(first.stderr()).toMatch(/interrupted: finishing requests in flight/);
+      const stored = readRecords(responses);
+      // Every request the server answered was stored as an answer, none as an error.
+      expect(stored.filter((r) => r.error)).toEqual([]);
+      expect(server.stats().requests["/v1/chat/completions"]).toBe(stored.length);
+      const second = runCli(args, env);
+      expect(await second.exited).toBe(0);
+      expect(server.stats().requests["/v1/chat/completions"]).toBe(total);
+    } finally {
+      await server.close();
+    }
+  });
 });

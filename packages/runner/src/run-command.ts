@@ -145,6 +145,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       return 130;
     }
     const errors = result.tasks.reduce((a, t) => a + t.errors, 0);
+    const fromCache = result.tasks.reduce((a, t) => a + t.fromCache, 0);
+    if (fromCache > 0 && !values.quiet) log(`${fromCache} answer(s) came from the request cache (${defaultCachePath(io.env)}; --no-cache to ask the server again)`);
     const results = {
       ...result.results,
       meta: {
