@@ -32,6 +32,8 @@ export interface AdaptiveLimiter {
   /** Times the limit was halved. */
   readonly decreases: number;
   acquire(signal?: AbortSignal): Promise<LimiterTicket>;
+  /** A ticket at once when a slot is free and nobody is waiting (what `acquire` would resolve with), else undefined. */
+  tryAcquire(): LimiterTicket | undefined;
   release(ticket: LimiterTicket, outcome: LimiterOutcome): void;
 }
 
@@ -58,6 +60,11 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
   const admit = (): LimiterTicket => {
     inFlight++;
     return { epoch };
+  };
+
+  const tryAcquire = (): LimiterTicket | undefined => {
+    while (head < queue.length && queue[head] === undefined) head++;
+    return inFlight < limit && head === queue.length ? admit() : undefined;
   };
 
   const drain = () => {
@@ -89,10 +96,11 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
     get decreases() {
       return decreases;
     },
+    tryAcquire,
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      while (head < queue.length && queue[head] === undefined) head++;
-      if (inFlight < limit && head === queue.length) return Promise.resolve(admit());
+      const ticket = tryAcquire();
+      if (ticket) return Promise.resolve(ticket);
       return new Promise<LimiterTicket>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
         const index = queue.length;

@@ -115,21 +115,24 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
 
   async function call<V>(
     path: string,
-    body: Record<string, unknown>,
+    body: Record<string, unknown> | string,
     decode: Decode<V>,
     ctx: ModelCallContext | undefined,
   ): Promise<{ value: V; latencyMs: number; attempts: number; url: string }> {
     if (closed) throw new ModelCallError(`${who}: the provider is closed`, { kind: "other", attempts: 0, retryable: false });
-    const payload = JSON.stringify(body);
+    const payload = typeof body === "string" ? body : JSON.stringify(body);
     const signal = ctx?.signal;
     for (let attempt = 1; ; attempt++) {
       const endpoint: Endpoint = transport.next();
       const url = endpoint.url + path;
-      let ticket: Awaited<ReturnType<AdaptiveLimiter["acquire"]>>;
-      try {
-        ticket = await limiter.acquire(signal);
-      } catch (cause) {
-        throw aborted(url, attempt - 1, cause);
+      // A free slot is taken without a promise and an await (the common case at steady state).
+      let ticket = signal?.aborted ? undefined : limiter.tryAcquire();
+      if (ticket === undefined) {
+        try {
+          ticket = await limiter.acquire(signal);
+        } catch (cause) {
+          throw aborted(url, attempt - 1, cause);
+        }
       }
       let outcome: LimiterOutcome = "other";
       let result: Failure | Parsed<V>;
@@ -229,9 +232,34 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     return params.extraBody ? { ...out, ...params.extraBody } : out;
   }
 
+  /**
+   * The start of a chat body for the given params, `{<sampling fields>,"model":...,"messages":`, so
+   * a request only stringifies its messages: equal to JSON.stringify of
+   * `{ ...samplingFields(params), model, messages }`. Null when extraBody names model or messages
+   * (their key position would then differ): such params take the general path.
+   */
+  const chatPrefixes = new WeakMap<GenerationParams, string | null>();
+  function chatPrefix(params: GenerationParams): string | null {
+    let prefix = chatPrefixes.get(params);
+    if (prefix === undefined) {
+      const sampling = samplingFields(params);
+      if ("model" in sampling || "messages" in sampling) prefix = null;
+      else {
+        const inner = JSON.stringify(sampling).slice(1, -1);
+        prefix = `{${inner}${inner === "" ? "" : ","}"model":${JSON.stringify(s.modelId)},"messages":`;
+      }
+      chatPrefixes.set(params, prefix);
+    }
+    return prefix;
+  }
+
   async function generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
     if (request.kind === "chat") {
-      const body = { ...samplingFields(request.params), model: s.modelId, messages: request.messages };
+      const prefix = chatPrefix(request.params);
+      const body =
+        prefix === null
+          ? { ...samplingFields(request.params), model: s.modelId, messages: request.messages }
+          : `${prefix}${JSON.stringify(request.messages)}}`;
       const r = await call("/chat/completions", body, decodeChat, ctx);
       // The decoded response is ours alone: add the latency in place (same key order as a spread).
       r.value.latencyMs = r.latencyMs;
