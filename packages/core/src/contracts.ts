@@ -135,6 +135,21 @@ export interface MetricV1 {
   /** Whether `yardstick score` can feed it plain prediction/reference text pairs. */
   readonly textPairs?: boolean;
   compute(inputs: readonly MetricInput[], options: Record<string, unknown>, ctx?: MetricContext): MetricResult | Promise<MetricResult>;
+  /**
+   * Optional fast path for bootstrap intervals of corpus-level scores (balanced accuracy, corpus
+   * BLEU, ...): the value of task score `key` on each of `resamples` resamples of the inputs, each
+   * made of `inputs.length` draws of `nextIndex()` (an index into `inputs`, with replacement), in
+   * order. Returns undefined for keys it cannot resample; the engine then calls `compute` on each
+   * resample instead. Label sets and similar corpus-wide choices are those of the full inputs.
+   */
+  resampleScores?(
+    inputs: readonly MetricInput[],
+    options: Record<string, unknown>,
+    key: string,
+    resamples: number,
+    nextIndex: () => number,
+    ctx?: MetricContext,
+  ): Float64Array | undefined;
 }
 
 // ---------------------------------------------------------------- judges

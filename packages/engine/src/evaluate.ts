@@ -3,6 +3,7 @@ import {
   type ChatMessage,
   ConfigError,
   type MetricInput,
+  type MetricV1,
   type ModelErrorRecord,
   type ModelProviderV1,
   type ModelRequest,
@@ -15,6 +16,7 @@ import {
 } from "@yardstick/core";
 import { createReadStream, existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { type HeadlineInterval, headlineInterval } from "./headline-interval.js";
 import { type TaskResult, aggregateResults, type ResultsTree } from "./aggregate.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { forEachConcurrent } from "./pool.js";
@@ -59,7 +61,10 @@ export interface TaskOutcome extends TaskResult {
   fromStore: number;
   fromCache: number;
   sent: number;
+  /** n, mean, stderr and CI of the per-sample scores (key `summary.key`). */
   summary?: ScoreSummary;
+  /** Standard error and CI of the task's headline score (`mainScore`), on its own scale. */
+  headline?: HeadlineInterval;
   /** Set when the task could not be scored (e.g. its metric is not installed). */
   failure?: string;
 }
@@ -407,10 +412,12 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
 
     const scores: Record<string, unknown> = {};
     const perSample = new Map<string, Record<string, number>>();
+    let mainMetric: { metric: MetricV1; options: Record<string, unknown> } | undefined;
     try {
       for (const ref of task.metrics) {
         const metric = registry.get("metrics", ref.id);
         const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: settings.seed });
+        if (!mainMetric && task.mainScore in result.scores) mainMetric = { metric, options: ref.options ?? {} };
         for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
         if (result.details) scores[`${ref.id}.details`] = result.details;
         for (const s of result.perSample) {
@@ -446,6 +453,17 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       }
       if (values.length > 0) outcome.summary = { ...summarize(values, settings.seed ?? 1234), key: perSampleKey };
     }
+    if (mainMetric && outcome.main !== undefined && outcome.failure === undefined) {
+      outcome.headline = await headlineInterval({
+        ...mainMetric,
+        inputs,
+        ctx: { task, seed: settings.seed },
+        key: task.mainScore,
+        value: outcome.main,
+        ...(outcome.summary ? { perSample: outcome.summary } : {}),
+        seed: settings.seed ?? 1234,
+      });
+    }
     // The most frequent answers, keys cut to a readable length (the full texts are in scores/).
     const topResponses = [...responseCounts.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -454,7 +472,17 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     outcome.metrics = {
       ...scores,
       n: outcome.samples,
-      ...(outcome.summary ? { stderr: outcome.summary.stderr, ci: outcome.summary.ci, score_key: outcome.summary.key } : {}),
+      ...(outcome.headline
+        ? {
+            stderr: outcome.headline.stderr,
+            ci: outcome.headline.ci,
+            ci_method: outcome.headline.method,
+            ...(outcome.headline.resamples ? { ci_resamples: outcome.headline.resamples } : {}),
+          }
+        : {}),
+      ...(outcome.summary
+        ? { per_sample: { key: outcome.summary.key, mean: outcome.summary.mean, stderr: outcome.summary.stderr, ci: outcome.summary.ci } }
+        : {}),
       errors: outcome.errors,
       distinct_responses: responseCounts.size,
       response_counts: Object.fromEntries(topResponses),

@@ -7,3 +7,4 @@ export * from "./request-cache.js";
 export * from "./run-store.js";
 export * from "./summary.js";
 export * from "./fingerprint.js";
+export * from "./headline-interval.js";

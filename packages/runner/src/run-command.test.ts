@@ -41,7 +41,9 @@ describe("yardstick run against the dev server", () => {
     expect(results.en.nlu.toy.n).toBe(30);
     expect(results.en.nlu.total).toBe(100);
     expect(results.total).toBe(100);
-    expect(io.out()).toMatch(/toy\s+en\s+normalized_accuracy\s+100\.00\s+30\s+0/);
+    expect(io.out()).toMatch(/toy\s+en\s+normalized_accuracy\s+100\.00\s+0\.00\s+\[100\.00, 100\.00\]\s+30\s+0/);
+    // Every answer right: the headline interval is degenerate, on the headline's 0-100 scale.
+    expect(results.en.nlu.toy).toMatchObject({ stderr: 0, ci: [100, 100], per_sample: { key: "correct", mean: 1 } });
 
     // Same command again: everything comes from the run store.
     const again = captureIO({ YARDSTICK_CACHE_DIR: cacheDir });

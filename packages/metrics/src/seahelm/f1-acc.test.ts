@@ -92,3 +92,34 @@ describe("seahelm-f1acc", () => {
     await expect(async () => metric.compute([input("a", "A", "A")], { labels: [] })).rejects.toThrow(/labels/);
   });
 });
+
+describe("seahelm-f1acc resampleScores", () => {
+  it("equals compute() on the same resamples (with the full label set)", async () => {
+    const { seahelmMetrics } = await import("./index.js");
+    const metric = seahelmMetrics["seahelm-f1acc"]!;
+    const labels = ["A", "B", "C"];
+    const inputs = Array.from({ length: 40 }, (_, i) => ({
+      sampleId: `s${i}`,
+      prediction: labels[(i * 7) % 4] ?? "nonsense",
+      reference: labels[i % 3]!,
+    }));
+    let state = 12345;
+    const draws: number[] = [];
+    const next = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      const j = state % inputs.length;
+      draws.push(j);
+      return j;
+    };
+    for (const key of ["accuracy", "normalized_accuracy"]) {
+      draws.length = 0;
+      const fast = metric.resampleScores!(inputs, {}, key, 4, next)!;
+      for (let r = 0; r < 4; r++) {
+        const sample = draws.slice(r * inputs.length, (r + 1) * inputs.length).map((j, i) => ({ ...inputs[j]!, sampleId: `r${i}` }));
+        const slow = await metric.compute(sample, { labels });
+        expect(fast[r]).toBeCloseTo(slow.scores[key]!, 10);
+      }
+    }
+    expect(metric.resampleScores!(inputs, {}, "macro_f1", 4, next)).toBeUndefined();
+  });
+});

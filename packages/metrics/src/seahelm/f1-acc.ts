@@ -42,7 +42,71 @@ export function createSeahelmF1AccMetric(): MetricV1 {
       });
       return f1AccScores(inputs, gold, pred, labels.length, opts.nullLabel);
     },
+    resampleScores(inputs, options, key, resamples, nextIndex) {
+      if (key !== "accuracy" && key !== "normalized_accuracy") return undefined;
+      const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
+      const gold = inputs.map((input) => referenceLabel(F1ACC_ID, input));
+      const labels = opts.labels ?? [...new Set(gold)];
+      const mapper = createLabelMapper(labels, { upstreamKeys: opts.upstreamLabelKeys, nullLabel: opts.nullLabel });
+      const pred = inputs.map((input) =>
+        mapper.map(
+          opts.answerTag !== undefined && typeof input.rawResponse === "string"
+            ? extractLabelAfterTag(input.rawResponse, opts.answerTag, labels)
+            : predictionText(F1ACC_ID, input),
+        ),
+      );
+      return resampledBalancedAccuracy(gold, pred, labels.length, key, resamples, nextIndex);
+    },
   };
+}
+
+/**
+ * Balanced accuracy (mean recall over the gold classes present) of each resample, from per-sample
+ * class indices and hits, so a bootstrap of 1,000 resamples costs 1,000 passes over two typed arrays.
+ */
+export function resampledBalancedAccuracy(
+  gold: readonly string[],
+  pred: readonly string[],
+  labelCount: number,
+  key: "accuracy" | "normalized_accuracy",
+  resamples: number,
+  nextIndex: () => number,
+): Float64Array {
+  const n = gold.length;
+  const classOf = new Map<string, number>();
+  const goldIdx = new Uint32Array(n);
+  const hit = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const g = gold[i]!;
+    let c = classOf.get(g);
+    if (c === undefined) classOf.set(g, (c = classOf.size));
+    goldIdx[i] = c;
+    hit[i] = pred[i] === g ? 1 : 0;
+  }
+  const k = classOf.size;
+  const total = new Uint32Array(k);
+  const correct = new Uint32Array(k);
+  const out = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    total.fill(0);
+    correct.fill(0);
+    for (let i = 0; i < n; i++) {
+      const j = nextIndex();
+      const c = goldIdx[j]!;
+      total[c]!++;
+      correct[c]! += hit[j]!;
+    }
+    let sum = 0;
+    let present = 0;
+    for (let c = 0; c < k; c++) {
+      if (total[c]! === 0) continue;
+      sum += correct[c]! / total[c]!;
+      present++;
+    }
+    const balAcc = present === 0 ? 0 : sum / present;
+    out[r] = key === "accuracy" ? 100 * balAcc : 100 * normalizeScore(balAcc, 1 / labelCount, 1);
+  }
+  return out;
 }
 
 /** The score block shared by F1Acc-style metrics, given mapped predictions. */
