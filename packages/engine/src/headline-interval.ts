@@ -24,6 +24,7 @@ export interface HeadlineIntervalSettings {
 
 /** Recomputing a metric on resamples costs n × resamples sample-evaluations; this caps it. */
 const GENERIC_BUDGET = 2_000_000;
+const FAST_BUDGET = 50_000_000;
 const MAX_RESAMPLES = 1000;
 const MIN_RESAMPLES = 100;
 
@@ -46,7 +47,9 @@ export async function headlineInterval(s: HeadlineIntervalSettings): Promise<Hea
     }
   }
   const nextIndex = indexDrawer(s.seed, n);
-  const fast = s.metric.resampleScores?.(s.inputs, s.options, s.key, MAX_RESAMPLES, nextIndex, s.ctx);
+  // Even the fast path costs n draws per resample: very large tasks get fewer (never under 200).
+  const fastResamples = Math.max(200, Math.min(MAX_RESAMPLES, Math.floor(FAST_BUDGET / n)));
+  const fast = s.metric.resampleScores?.(s.inputs, s.options, s.key, fastResamples, nextIndex, s.ctx);
   if (fast) return fromDistribution(fast);
 
   const resamples = Math.min(MAX_RESAMPLES, Math.floor(GENERIC_BUDGET / n));
