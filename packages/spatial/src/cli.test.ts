@@ -43,6 +43,20 @@ describe("yardstick spatial CLI", () => {
     expect(Object.keys(doc.questions)).toEqual(["existence", "count", "transitivity", "coordinate", "existence_tracking", "shuffle_tracking"]);
   });
 
+  it("describe --mode fixed reproduces what generate wrote in fixed mode", async () => {
+    const dir = join(tmp, "fixed-roundtrip");
+    expect((await run("generate", "--shapes", "4", "--count", "3", "--seed", "5", "--out", dir, "--tasks", "existence,coordinate")).code).toBe(0);
+    for (const f of readdirSync(dir).filter((n) => n.startsWith("canvas_"))) {
+      const doc = JSON.parse(readFileSync(join(dir, f), "utf8"));
+      const r = await run("describe", "--mode", "fixed", join(dir, f));
+      expect(r.code).toBe(0);
+      const d = JSON.parse(r.stdout);
+      expect([d.full, d.partial, d.coordinates]).toEqual([doc.descriptions.full, doc.descriptions.partial, doc.descriptions.coordinates]);
+      const pairs = new Set(d.coordinate.map((qa: string[]) => qa.join("|")));
+      for (const qa of doc.questions.coordinate as string[][]) expect(pairs.has(qa.join("|")), qa[0]).toBe(true);
+    }
+  });
+
   it("generate --format seahelm --images writes rows, images and a loadable config.yaml", async () => {
     const dir = join(tmp, "sh");
     const r = await run("generate", "--shapes", "4", "--count", "3", "--seed", "1", "--out", dir, "--format", "seahelm", "--images");

@@ -16,7 +16,7 @@ const USAGE = `usage:
   yardstick spatial generate --shapes N --count M --out DIR [--seed S (default 0)]
                              [--format original|seahelm|ultraeval] [--mode fixed|compat] [--images]
                              [--tasks existence,count,...] [--inline-images] [--few-shot] [--workers N]
-  yardstick spatial describe FILE...
+  yardstick spatial describe FILE... [--mode compat|fixed (default compat: the original files)]
   yardstick spatial audit DIR [--json]
 `;
 
@@ -94,8 +94,11 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function describe(argv: string[], io: CliIo): Promise<number> {
-  if (argv.length === 0) throw new UsageError("describe needs at least one FILE");
-  for (const file of argv) {
+  const { values, positionals } = parseArgs({ args: argv, options: { mode: { type: "string" } }, strict: true, allowPositionals: true });
+  // The original files are compat-mode text; `--mode fixed` describes files this port wrote in fixed mode.
+  const mode = oneOf("mode", values.mode, ["fixed", "compat"] as const, "compat");
+  if (positionals.length === 0) throw new UsageError("describe needs at least one FILE");
+  for (const file of positionals) {
     let text: string;
     try {
       text = await readFile(file, "utf8");
@@ -105,7 +108,7 @@ async function describe(argv: string[], io: CliIo): Promise<number> {
     const shapes = canvasShapes(parseOriginalFile(text, file));
     let d: ReturnType<typeof describeCanvas>;
     try {
-      d = describeCanvas(shapes);
+      d = describeCanvas(shapes, mode);
     } catch (err) {
       throw new DataLoadError(`cannot describe the canvas: ${(err as Error).message}`, { file, cause: err });
     }
