@@ -74,33 +74,28 @@ export function resampledBalancedAccuracy(
 ): Float64Array {
   const n = gold.length;
   const classOf = new Map<string, number>();
-  const goldIdx = new Uint32Array(n);
-  const hit = new Uint8Array(n);
+  // One code per sample, 2·class + hit, so each draw is one random read and one increment (the
+  // draws dominate: resamples × n of them); counts[2c] are misses, counts[2c + 1] hits of class c.
+  const code = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const g = gold[i]!;
     let c = classOf.get(g);
     if (c === undefined) classOf.set(g, (c = classOf.size));
-    goldIdx[i] = c;
-    hit[i] = pred[i] === g ? 1 : 0;
+    code[i] = 2 * c + (pred[i] === g ? 1 : 0);
   }
   const k = classOf.size;
-  const total = new Uint32Array(k);
-  const correct = new Uint32Array(k);
+  const counts = new Uint32Array(2 * k);
   const out = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
-    total.fill(0);
-    correct.fill(0);
-    for (let i = 0; i < n; i++) {
-      const j = nextIndex();
-      const c = goldIdx[j]!;
-      total[c]!++;
-      correct[c]! += hit[j]!;
-    }
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[code[nextIndex()]!]!++;
     let sum = 0;
     let present = 0;
     for (let c = 0; c < k; c++) {
-      if (total[c]! === 0) continue;
-      sum += correct[c]! / total[c]!;
+      const hits = counts[2 * c + 1]!;
+      const total = counts[2 * c]! + hits;
+      if (total === 0) continue;
+      sum += hits / total;
       present++;
     }
     const balAcc = present === 0 ? 0 : sum / present;
