@@ -1,6 +1,8 @@
 import type { DataloaderV1 } from "@yardstick/core";
+import { createHuggingFaceDataloader } from "./huggingface.js";
 import { createSeahelmLocalDataloader } from "./seahelm-local.js";
 
+export * from "./huggingface.js";
 export * from "./images.js";
 export * from "./read-rows.js";
 export * from "./seahelm-local.js";
@@ -9,4 +11,5 @@ export * from "./seahelm-row.js";
 /** Dataloaders of this package, by id. (`seahelm-huggingface` is not implemented yet.) */
 export const builtinDataloaders: Record<string, DataloaderV1> = {
   "seahelm-local": createSeahelmLocalDataloader(),
+  huggingface: createHuggingFaceDataloader(),
 };

@@ -24,3 +24,4 @@ export { canonicalJson, type HashableMessage, promptHash } from "./prompt-hash.j
 export { answerTokenSet, type LegacyLogprobs, tokenLogprob } from "./token-logprobs.js";
 export { countTokens, type Tokenized, tokenize } from "./tokenizer.js";
 export * from "./conformance/index.js";
+export * from "./hf-hub-server.js";

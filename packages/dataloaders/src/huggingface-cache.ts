@@ -1,0 +1,64 @@
+/**
+ * On-disk cache of dataset viewer responses, so re-runs and resumes need no network:
+ * `<cacheDir>/<repo>/<revision>/<config>/<split>/rows-<offset>.json` (each part URI-encoded, so a
+ * repo's `/` stays in one directory name) and `<cacheDir>/<repo>/<revision>/splits.json`. Files
+ * are written to a temporary name and renamed, so a crash never leaves a torn page; an unreadable
+ * cache file is treated as missing and fetched again. The endpoint and the token are not part of
+ * the key.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+
+export const CACHE_FORMAT = 1;
+
+export interface PageKey {
+  repo: string;
+  config: string;
+  split: string;
+  revision: string;
+  offset: number;
+}
+
+const part = (s: string): string => {
+  const e = encodeURIComponent(s);
+  // "." and ".." are valid names to encodeURIComponent but not safe as directory names.
+  return e === "." || e === ".." ? e.replace(/\./g, "%2E") : e;
+};
+
+export function pageFile(cacheDir: string, key: PageKey): string {
+  return path.join(cacheDir, part(key.repo), part(key.revision), part(key.config), part(key.split), `rows-${key.offset}.json`);
+}
+
+export function splitsFile(cacheDir: string, repo: string, revision: string): string {
+  return path.join(cacheDir, part(repo), part(revision), "splits.json");
+}
+
+/** The cached JSON value, or undefined when there is none (or it is unreadable). */
+export async function readCached(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(text) as { format?: unknown };
+    return value?.format === CACHE_FORMAT ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `value` (which must carry `format: CACHE_FORMAT`) atomically. */
+export async function writeCached(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await writeFile(tmp, JSON.stringify(value));
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}

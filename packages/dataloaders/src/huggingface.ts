@@ -1,0 +1,346 @@
+/**
+ * `huggingface`: SEA-HELM rows from a dataset on the Hugging Face Hub, read through the public
+ * dataset viewer API (datasets-server): `GET /rows` page by page (100 rows a page, the API's
+ * maximum), never holding the whole split. Rows become the same Samples as `seahelm-local` makes
+ * (`rowToSample`). Pages are cached on disk when a `cacheDir` is given, so re-runs work offline.
+ * See the package README for the options and the error messages.
+ */
+import * as path from "node:path";
+import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample } from "@yardstick/core";
+import { z } from "zod";
+import { CACHE_FORMAT, pageFile, readCached, splitsFile, writeCached } from "./huggingface-cache.js";
+import { createHubClient, type HubClient, type HubClientSettings, HubRequestFailed, summariseBody } from "./huggingface-client.js";
+import { rowToSample } from "./seahelm-row.js";
+
+export const DEFAULT_HF_ENDPOINT = "https://datasets-server.huggingface.co";
+/** Rows per `/rows` request: the dataset viewer's maximum. */
+export const HF_PAGE_LENGTH = 100;
+
+export const huggingFaceOptionsSchema = z.object({
+  /** Dataset id, e.g. "aisingapore/NLU-Sentiment-Analysis". */
+  repo: z.string().regex(/^[\w.-]+(\/[\w.-]+)?$/, 'expected a dataset id such as "org/name"'),
+  /** Config (subset); SEA-HELM uses the language. Default: the dataset's only config, or "default". */
+  name: z.string().min(1).optional(),
+  split: z.string().min(1),
+  /** "main" (the default) or a commit sha the viewer's `X-Revision` must match. Part of the cache key. */
+  revision: z.string().min(1).default("main"),
+  /** Dataset viewer base URL (default https://datasets-server.huggingface.co). */
+  endpoint: z.url({ protocol: /^https?$/ }).optional(),
+  /** Hugging Face token for private or gated datasets; sent as `Authorization: Bearer`, never logged. */
+  token: z.string().optional(),
+  /** Directory for cached pages (the runner uses ~/.cache/yardstick/hf); no caching when absent. */
+  cacheDir: z.string().min(1).optional(),
+  labelField: z.string().min(1).optional(),
+  idFallback: z.enum(["index", "error"]).optional(),
+  limit: z.int().positive().optional(),
+});
+
+export type HuggingFaceOptions = z.output<typeof huggingFaceOptionsSchema>;
+
+/** Defaults for every load (options given to `load` win), plus the HTTP client's retry settings. */
+export interface HuggingFaceDataloaderSettings extends HubClientSettings {
+  endpoint?: string;
+  /** Token used when the options give none: lets the runner keep it out of task specs. */
+  token?: string;
+  cacheDir?: string;
+}
+
+const rowsResponseSchema = z.looseObject({
+  rows: z.array(
+    z.looseObject({
+      row_idx: z.int().nonnegative(),
+      row: z.record(z.string(), z.unknown()),
+      truncated_cells: z.array(z.string()).optional(),
+    }),
+  ),
+  num_rows_total: z.int().nonnegative(),
+  partial: z.boolean().optional(),
+});
+
+const splitsResponseSchema = z.looseObject({
+  splits: z.array(z.looseObject({ dataset: z.string().optional(), config: z.string(), split: z.string() })),
+});
+
+type RowsResponse = z.output<typeof rowsResponseSchema>;
+type SplitEntry = { config: string; split: string };
+
+interface Page {
+  rows: RowsResponse["rows"];
+  numRowsTotal: number;
+  partial: boolean;
+  /** The commit the viewer served (`X-Revision`), when it said. */
+  servedRevision: string | undefined;
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** An image cell as the viewer returns it (`{ src, height, width }`) → its URL, as `seahelm-local` rows hold. */
+function imageUrl(value: unknown): unknown {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const src = (value as { src?: unknown }).src;
+    if (typeof src === "string") return src;
+  }
+  return value;
+}
+
+function withImageUrls(row: Record<string, unknown>): Record<string, unknown> {
+  const hasImage = row.image !== undefined && row.image !== null && typeof row.image === "object";
+  const hasImages = Array.isArray(row.images);
+  if (!hasImage && !hasImages) return row;
+  const out = { ...row };
+  if (hasImage) out.image = imageUrl(row.image);
+  if (hasImages) out.images = (row.images as unknown[]).map(imageUrl);
+  return out;
+}
+
+function describeSplits(entries: readonly SplitEntry[]): string {
+  if (entries.length === 0) return "(none)";
+  const byConfig = new Map<string, string[]>();
+  for (const e of entries) byConfig.set(e.config, [...(byConfig.get(e.config) ?? []), e.split]);
+  return [...byConfig].map(([config, splits]) => `${config} (${splits.join(", ")})`).join("; ");
+}
+
+export async function* loadHuggingFace(
+  options: Record<string, unknown>,
+  ctx: DataloaderContext = {},
+  settings: HuggingFaceDataloaderSettings = {},
+): AsyncGenerator<Sample> {
+  const parsed = huggingFaceOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`huggingface options: ${issue.message}`, { keyPath: ["data", "options", ...issue.path.map(String)] });
+  }
+  const opts = parsed.data;
+  const { repo, split, revision } = opts;
+  if (revision !== "main" && !SHA.test(revision)) {
+    throw new ConfigError(
+      `huggingface options: the dataset viewer serves only the latest commit of the main branch; revision must be "main" or a 40-character commit sha (checked against what the viewer serves), not "${revision}"`,
+      { keyPath: ["data", "options", "revision"] },
+    );
+  }
+  const endpoint = (opts.endpoint ?? settings.endpoint ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, "");
+  const token = opts.token ?? settings.token;
+  const cacheDirOption = opts.cacheDir ?? settings.cacheDir;
+  const cacheDir = cacheDirOption === undefined ? undefined : path.resolve(ctx.baseDir ?? process.cwd(), cacheDirOption);
+  const file = `hf://datasets/${repo}`;
+  const fail = (message: string, cause?: unknown): DataLoadError => new DataLoadError(message, cause === undefined ? { file } : { file, cause });
+  const query = (params: Record<string, string | number>): string =>
+    Object.entries(params)
+      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+      .join("&");
+
+  let client: HubClient | undefined;
+  const http = (): HubClient => {
+    client ??= createHubClient(endpoint, token, settings);
+    return client;
+  };
+  const unreachable = (error: HubRequestFailed, what: string): DataLoadError => {
+    return fail(
+      `could not get ${what} from the dataset viewer at ${endpoint} after ${error.attempts} attempt(s) (last: ${error.message})${cacheDir ? `; it is not in the cache (${cacheDir})` : ""}`,
+      error,
+    );
+  };
+  const unauthorized = (status: number, body: string): DataLoadError => {
+    if (status === 401) {
+      return fail(
+        token
+          ? `the dataset viewer rejected the Hugging Face token (401${summariseBody(body)}); check HF_TOKEN`
+          : `the dataset is private or gated, or does not exist (401${summariseBody(body)}); set HF_TOKEN to a Hugging Face token that can read it (for a gated dataset, accept its conditions on huggingface.co first) and check the dataset id`,
+      );
+    }
+    return fail(
+      `access denied (${status}${summariseBody(body)}): the dataset is gated or private and the token in HF_TOKEN cannot read it; accept the dataset's conditions on huggingface.co with the token's account, or use another token`,
+    );
+  };
+
+  /** The dataset's configs and splits, from `/splits` (cached when possible). */
+  const listSplits = async (useCache: boolean): Promise<SplitEntry[]> => {
+    const cacheFile = cacheDir ? splitsFile(cacheDir, repo, revision) : undefined;
+    if (useCache && cacheFile) {
+      const cached = splitsResponseSchema.safeParse(await readCached(cacheFile));
+      if (cached.success) return cached.data.splits;
+    }
+    let res: Awaited<ReturnType<HubClient["get"]>>;
+    try {
+      res = await http().get(`/splits?${query({ dataset: repo })}`, ctx.signal);
+    } catch (e) {
+      if (e instanceof HubRequestFailed) throw unreachable(e, "the list of splits");
+      throw e;
+    }
+    if (res.status === 401 || res.status === 403) throw unauthorized(res.status, res.text);
+    if (res.status === 404) {
+      throw fail(
+        `dataset not found, or not readable with the current token (private or gated)${summariseBody(res.text)}; check the dataset id${token ? "" : " or set HF_TOKEN"}`,
+      );
+    }
+    if (res.status !== 200) throw fail(`the dataset viewer answered /splits with ${res.status}${summariseBody(res.text)}`);
+    const body = parseJson(res.text, "/splits");
+    const checked = splitsResponseSchema.safeParse(body);
+    if (!checked.success) throw fail(`unexpected /splits response from ${endpoint}: ${checked.error.issues[0]!.message}`);
+    if (cacheFile) await tryWrite(cacheFile, { format: CACHE_FORMAT, splits: checked.data.splits });
+    return checked.data.splits;
+  };
+
+  const parseJson = (text: string, what: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw fail(`malformed JSON in the dataset viewer's ${what} response from ${endpoint}: ${(e as Error).message}`, e);
+    }
+  };
+
+  const tryWrite = async (target: string, value: unknown): Promise<void> => {
+    try {
+      await writeCached(target, value);
+    } catch (e) {
+      ctx.log?.(`huggingface: could not write the cache file ${target}: ${(e as Error).message}`);
+    }
+  };
+
+  let config = opts.name;
+  const where = (): string => `config "${config}", split "${split}"`;
+
+  const missingMessage = async (status: number, body: string): Promise<DataLoadError> => {
+    const entries = await listSplits(false);
+    const configs = new Set(entries.map((e) => e.config));
+    if (!configs.has(config!)) {
+      return fail(`config "${config}" not found (${status}); the dataset has: ${describeSplits(entries)}`);
+    }
+    if (!entries.some((e) => e.config === config && e.split === split)) {
+      const splits = entries.filter((e) => e.config === config).map((e) => e.split);
+      return fail(`split "${split}" not found in config "${config}" (${status}); it has: ${splits.join(", ")} (whole dataset: ${describeSplits(entries)})`);
+    }
+    return fail(`${where()}: the dataset viewer has no rows for it (${status}${summariseBody(body)}); the viewer may not support this dataset`);
+  };
+
+  const getPage = async (offset: number): Promise<Page> => {
+    const cacheFile = cacheDir ? pageFile(cacheDir, { repo, config: config!, split, revision, offset }) : undefined;
+    if (cacheFile) {
+      const cached = await readCached(cacheFile);
+      if (cached !== undefined) {
+        const checked = rowsResponseSchema.safeParse((cached as { response?: unknown }).response);
+        if (checked.success) {
+          const servedRevision = (cached as { servedRevision?: unknown }).servedRevision;
+          return {
+            rows: checked.data.rows,
+            numRowsTotal: checked.data.num_rows_total,
+            partial: checked.data.partial === true,
+            servedRevision: typeof servedRevision === "string" ? servedRevision : undefined,
+          };
+        }
+      }
+    }
+    let res: Awaited<ReturnType<HubClient["get"]>>;
+    try {
+      res = await http().get(`/rows?${query({ dataset: repo, config: config!, split, offset, length: HF_PAGE_LENGTH })}`, ctx.signal);
+    } catch (e) {
+      if (e instanceof HubRequestFailed) throw unreachable(e, `rows ${offset}-${offset + HF_PAGE_LENGTH - 1} of ${where()}`);
+      throw e;
+    }
+    if (res.status === 401 || res.status === 403) throw unauthorized(res.status, res.text);
+    if (res.status === 404) throw await missingMessage(res.status, res.text);
+    if (res.status !== 200) throw fail(`${where()}: the dataset viewer rejected the /rows request (${res.status}${summariseBody(res.text)})`);
+    const body = parseJson(res.text, `/rows (${where()}, offset ${offset})`);
+    const checked = rowsResponseSchema.safeParse(body);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw fail(`unexpected /rows response from ${endpoint} (${where()}, offset ${offset}): ${issue.path.join(".") || "body"}: ${issue.message}`);
+    }
+    const servedRevision = header(res.headers["x-revision"]);
+    const page: Page = {
+      rows: checked.data.rows,
+      numRowsTotal: checked.data.num_rows_total,
+      partial: checked.data.partial === true,
+      servedRevision,
+    };
+    if (cacheFile) {
+      const response = { rows: page.rows, num_rows_total: page.numRowsTotal, partial: page.partial };
+      await tryWrite(cacheFile, { format: CACHE_FORMAT, servedRevision, response });
+    }
+    return page;
+  };
+
+  try {
+    if (config === undefined) {
+      const entries = await listSplits(true);
+      const configs = [...new Set(entries.map((e) => e.config))];
+      if (configs.length === 1) config = configs[0];
+      else if (configs.includes("default")) config = "default";
+      else {
+        throw new ConfigError(`huggingface options: ${repo} has several configs; choose one with "name": ${describeSplits(entries)}`, {
+          keyPath: ["data", "options", "name"],
+        });
+      }
+    }
+
+    const seen = new Map<string, number>();
+    let count = 0;
+    let offset = 0;
+    let total: number | undefined;
+    let firstRevision: string | undefined;
+    while (total === undefined || offset < total) {
+      if (opts.limit !== undefined && count >= opts.limit) return;
+      const page = await getPage(offset);
+      if (total === undefined) {
+        total = page.numRowsTotal;
+        if (page.partial) {
+          ctx.log?.(`huggingface: ${repo} ${where()}: the dataset viewer serves only part of this split (partial: true); ${total} rows`);
+        }
+      }
+      if (page.servedRevision !== undefined) {
+        if (SHA.test(revision) && page.servedRevision !== revision) {
+          throw fail(`${where()}: pinned revision ${revision}, but the dataset viewer serves ${page.servedRevision}`);
+        }
+        firstRevision ??= page.servedRevision;
+        if (page.servedRevision !== firstRevision) {
+          throw fail(
+            `${where()}: the dataset changed while it was being read (pages from revisions ${firstRevision} and ${page.servedRevision})${cacheDir ? `; delete ${path.dirname(pageFile(cacheDir, { repo, config: config!, split, revision, offset }))} and run again` : ""}, or pin "revision"`,
+          );
+        }
+      }
+      if (page.rows.length === 0) break;
+      for (let i = 0; i < page.rows.length; i++) {
+        const item = page.rows[i]!;
+        const rowIdx = item.row_idx;
+        if (rowIdx !== offset + i) throw fail(`${where()}: the dataset viewer returned row ${rowIdx} where row ${offset + i} was expected`);
+        const truncated = item.truncated_cells ?? [];
+        if (truncated.length > 0) {
+          throw fail(
+            `${where()}, row ${rowIdx}: the dataset viewer truncated the cell(s) ${truncated.map((c) => `"${c}"`).join(", ")} (it shortens cells of large rows); this row cannot be read through the viewer API — use a local copy of the data (seahelm-local)`,
+          );
+        }
+        if (opts.limit !== undefined && count >= opts.limit) return;
+        let sample: Sample;
+        try {
+          sample = rowToSample(withImageUrls(item.row), { file, line: rowIdx, index: rowIdx }, opts);
+        } catch (e) {
+          if (!DataLoadError.isInstance(e)) throw e;
+          const prefix = `${file}:${rowIdx}: `;
+          const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+          throw fail(`${where()}, row ${rowIdx}: ${message}`, e);
+        }
+        const first = seen.get(sample.id);
+        if (first !== undefined) throw fail(`${where()}, row ${rowIdx}: duplicate id "${sample.id}" (first seen at row ${first})`);
+        seen.set(sample.id, rowIdx);
+        count++;
+        yield sample;
+      }
+      offset += page.rows.length;
+    }
+  } finally {
+    await client?.close();
+  }
+}
+
+/** The `huggingface` dataloader. `settings` are defaults for every load (token, cacheDir, endpoint) and retry tuning. */
+export function createHuggingFaceDataloader(settings: HuggingFaceDataloaderSettings = {}): DataloaderV1 {
+  return {
+    specVersion: "v1",
+    id: "huggingface",
+    load: (options, ctx) => loadHuggingFace(options, ctx, settings),
+  };
+}

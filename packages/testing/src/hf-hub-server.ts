@@ -1,0 +1,293 @@
+/**
+ * A local stand-in for the Hugging Face dataset viewer API (datasets-server), for tests: nothing
+ * reaches the internet. It implements the two endpoints the `huggingface` dataloader uses, with the
+ * shapes and status codes of the real service (huggingface/dataset-viewer, libapi):
+ *
+ * - `GET /splits?dataset=REPO` → `{ splits: [{ dataset, config, split }], pending: [], failed: [] }`
+ * - `GET /rows?dataset=REPO&config=C&split=S&offset=O&length=L` →
+ *   `{ features: [{ feature_idx, name, type }], rows: [{ row_idx, row, truncated_cells }],
+ *   num_rows_total, num_rows_per_page: 100, partial: false }`; `length` defaults to 100 and may not
+ *   exceed it; an offset past the end gives `rows: []`.
+ *
+ * Errors are `{ "error": message }` with an `X-Error-Code` header, as upstream: a missing
+ * parameter is 422 `MissingRequiredParameter`, a bad offset/length 422 `InvalidParameter`, an
+ * unknown config or split 404 `ResponseNotFound`. When `token` is set every dataset is private:
+ * no `Authorization` header gives 401 `ExternalUnauthenticatedError`, a wrong token 404
+ * `ExternalAuthenticatedError` (upstream hides whether the dataset exists). An unknown dataset is
+ * the same 401/404 pair, whether or not `token` is set. Successful responses carry `X-Revision`
+ * (a stable fake commit sha per dataset, or the one given in `revisions`).
+ */
+import { createHash } from "node:crypto";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** Rows of each split of each config of each dataset: `{ [repo]: { [config]: { [split]: rows } } }`. */
+export type HubDatasets = Record<string, Record<string, Record<string, Record<string, unknown>[]>>>;
+
+/**
+ * A fault served instead of the normal answer to the first `times` matching requests (default 1).
+ * `status`: that HTTP status with an upstream-style error body (and `Retry-After` when given);
+ * `reset`: the connection is destroyed before any response; `malformed`: a 200 with a body that is
+ * not JSON.
+ */
+export interface HubFault {
+  kind: "status" | "reset" | "malformed";
+  status?: number;
+  times?: number;
+  /** Only requests to this path ("/rows" or "/splits"); default any. */
+  path?: string;
+  /** Only `/rows` requests with this offset. */
+  offset?: number;
+  /** Seconds, sent as `Retry-After` with a `status` fault. */
+  retryAfter?: number;
+}
+
+/**
+ * Marks cells of one row truncated, as the viewer does when a page would be too big: the cell's
+ * value becomes the first `keepChars` (default 10) characters of its JSON and its name is listed
+ * in `truncated_cells`.
+ */
+export interface HubTruncation {
+  repo: string;
+  config?: string;
+  split?: string;
+  /** 0-based row index in the split. */
+  row: number;
+  cells: string[];
+  keepChars?: number;
+}
+
+export interface HubServerOptions {
+  /** Default 0 (an ephemeral port). The server listens on 127.0.0.1. */
+  port?: number;
+  datasets: HubDatasets;
+  /** When set, requests need `Authorization: Bearer <token>` (see the module comment). */
+  token?: string;
+  faults?: HubFault[];
+  truncate?: HubTruncation[];
+  /** `X-Revision` per repo; default a sha1 of the repo's rows. */
+  revisions?: Record<string, string>;
+}
+
+export interface HubServerRequestLog {
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  /** Whether an Authorization header was sent (its value is never recorded). */
+  authorized: boolean;
+}
+
+export interface HubServerStats {
+  /** Every request, whatever its path and outcome. */
+  requests: number;
+  /** Requests to `/rows`. */
+  rows: number;
+  /** Requests to `/splits`. */
+  splits: number;
+  /** Faults served. */
+  faults: number;
+  /** Requests answered 401. */
+  unauthorized: number;
+  log: HubServerRequestLog[];
+}
+
+export interface HubServer {
+  /** e.g. `http://127.0.0.1:41234`: the dataloader's `endpoint`. */
+  readonly url: string;
+  readonly port: number;
+  stats(): HubServerStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+const MAX_ROWS = 100;
+
+const UNAUTHENTICATED =
+  "The dataset does not exist, or is not accessible without authentication (private or gated). Please check the spelling of the dataset name or retry with authentication.";
+const AUTHENTICATED =
+  "The dataset does not exist, or is not accessible with the current credentials (private or gated). Please check the spelling of the dataset name or retry with other authentication credentials.";
+
+/** The viewer's feature type of a value, roughly as `datasets` would infer it. */
+function featureType(value: unknown): Record<string, unknown> {
+  if (typeof value === "string") return { dtype: "string", _type: "Value" };
+  if (typeof value === "boolean") return { dtype: "bool", _type: "Value" };
+  if (typeof value === "number") return { dtype: Number.isInteger(value) ? "int64" : "float64", _type: "Value" };
+  if (Array.isArray(value)) return { feature: featureType(value[0]), _type: "List" };
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, featureType(v)]));
+  }
+  return { dtype: "null", _type: "Value" };
+}
+
+function features(rows: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const first = rows[0] ?? {};
+  return Object.entries(first).map(([name, value], i) => ({ feature_idx: i, name, type: featureType(value) }));
+}
+
+/** Like Python's `int()` on a query parameter: optional sign, digits, surrounding spaces. */
+function parseInteger(text: string): number | undefined {
+  return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : undefined;
+}
+
+export async function startHubServer(options: HubServerOptions): Promise<HubServer> {
+  const datasets = options.datasets;
+  const faults = (options.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
+  const revisions = new Map<string, string>();
+  const revisionOf = (repo: string): string => {
+    let r = options.revisions?.[repo] ?? revisions.get(repo);
+    if (r === undefined) {
+      r = createHash("sha1")
+        .update(JSON.stringify(datasets[repo] ?? {}))
+        .digest("hex");
+      revisions.set(repo, r);
+    }
+    return r;
+  };
+  let stats: HubServerStats = { requests: 0, rows: 0, splits: 0, faults: 0, unauthorized: 0, log: [] };
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(text)),
+      "cache-control": status === 200 ? "max-age=120" : "no-store",
+      ...headers,
+    });
+    res.end(text);
+    return status;
+  };
+  const sendError = (res: ServerResponse, status: number, code: string, message: string): number =>
+    send(res, status, { error: message }, { "x-error-code": code });
+
+  const server = createServer((req, res) => {
+    req.resume();
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    const query: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) query[k] = v;
+    const authHeader = req.headers.authorization;
+    stats.requests++;
+    if (path === "/rows") stats.rows++;
+    else if (path === "/splits") stats.splits++;
+    const status = answer();
+    stats.log.push({ path, query, status, authorized: authHeader !== undefined });
+    if (status === 401) stats.unauthorized++;
+
+    function answer(): number {
+      if (req.method !== "GET") return sendError(res, 405, "MethodNotAllowed", `${req.method} not allowed`);
+      const fault = faults.find(
+        (f) => f.left > 0 && (f.path === undefined || f.path === path) && (f.offset === undefined || String(f.offset) === (query.offset ?? "0")),
+      );
+      if (fault) {
+        fault.left--;
+        stats.faults++;
+        if (fault.kind === "reset") {
+          res.socket?.destroy();
+          return 0;
+        }
+        if (fault.kind === "malformed") {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end('{"features": [], "rows": [');
+          return 200;
+        }
+        const s = fault.status ?? 503;
+        const headers: Record<string, string> = { "x-error-code": s === 429 ? "TooManyRequests" : "UnexpectedApiError" };
+        if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+        return send(res, s, { error: s === 429 ? "Too many requests." : "Unexpected error." }, headers);
+      }
+      if (path !== "/rows" && path !== "/splits") return sendError(res, 404, "NotFound", "Not Found");
+
+      const dataset = query.dataset;
+      if (path === "/splits" && (dataset === undefined || dataset.trim() === "")) {
+        return sendError(res, 422, "MissingRequiredParameter", "Parameter 'dataset' is required");
+      }
+      let offset = 0;
+      let length = MAX_ROWS;
+      if (path === "/rows") {
+        const { config, split } = query;
+        if (!dataset?.trim() || !config?.trim() || !split?.trim()) {
+          return sendError(res, 422, "MissingRequiredParameter", "Parameter 'dataset', 'config' and 'split' are required");
+        }
+        if (query.offset !== undefined) {
+          const o = parseInteger(query.offset);
+          if (o === undefined) return sendError(res, 422, "InvalidParameter", "Parameter 'offset' must be integer");
+          if (o < 0) return sendError(res, 422, "InvalidParameter", "Parameter 'offset' must be positive");
+          offset = o;
+        }
+        if (query.length !== undefined) {
+          const l = parseInteger(query.length);
+          if (l === undefined) return sendError(res, 422, "InvalidParameter", "Parameter 'length' must be integer");
+          if (l < 0) return sendError(res, 422, "InvalidParameter", "Parameter 'length' must be positive");
+          if (l > MAX_ROWS) return sendError(res, 422, "InvalidParameter", `Parameter 'length' must not be greater than ${MAX_ROWS}`);
+          length = l;
+        }
+      }
+
+      // Authentication, as the viewer's auth check against the Hub does it.
+      const repo = dataset as string;
+      const known = Object.hasOwn(datasets, repo);
+      const tokenOk = options.token === undefined || authHeader === `Bearer ${options.token}`;
+      if (!known || !tokenOk) {
+        if (authHeader === undefined) return sendError(res, 401, "ExternalUnauthenticatedError", UNAUTHENTICATED);
+        return sendError(res, 404, "ExternalAuthenticatedError", AUTHENTICATED);
+      }
+      const configs = datasets[repo]!;
+      const revision = { "x-revision": revisionOf(repo) };
+
+      if (path === "/splits") {
+        const splits = Object.entries(configs).flatMap(([config, s]) => Object.keys(s).map((split) => ({ dataset: repo, config, split })));
+        return send(res, 200, { splits, pending: [], failed: [] }, revision);
+      }
+
+      const config = query.config as string;
+      const split = query.split as string;
+      const rows = Object.hasOwn(configs, config) && Object.hasOwn(configs[config]!, split) ? configs[config]![split]! : undefined;
+      if (rows === undefined) return sendError(res, 404, "ResponseNotFound", "Not found.");
+      const page = rows.slice(offset, offset + length).map((row, i) => {
+        const rowIdx = offset + i;
+        const truncated = (options.truncate ?? []).filter(
+          (t) => t.repo === repo && (t.config ?? config) === config && (t.split ?? split) === split && t.row === rowIdx,
+        );
+        const out: Record<string, unknown> = { ...row };
+        const cells: string[] = [];
+        for (const t of truncated) {
+          for (const cell of t.cells) {
+            if (!Object.hasOwn(out, cell) || cells.includes(cell)) continue;
+            out[cell] = JSON.stringify(out[cell]).slice(0, t.keepChars ?? 10);
+            cells.push(cell);
+          }
+        }
+        return { row_idx: rowIdx, row: out, truncated_cells: cells };
+      });
+      return send(
+        res,
+        200,
+        { features: features(rows), rows: page, num_rows_total: rows.length, num_rows_per_page: MAX_ROWS, partial: false },
+        revision,
+      );
+    }
+  });
+  server.keepAliveTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    stats: () => ({ ...stats, log: [...stats.log] }),
+    resetStats: () => {
+      stats = { requests: 0, rows: 0, splits: 0, faults: 0, unauthorized: 0, log: [] };
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
