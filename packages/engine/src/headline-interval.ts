@@ -95,10 +95,13 @@ function fromDistribution(values: Float64Array): HeadlineInterval {
 
 /** Seeded uniform indices in [0, n) (mulberry32: small, fast, and the same on every machine). */
 function indexDrawer(seed: number, n: number): () => number {
-  let a = (seed ^ 0x9e3779b9) >>> 0;
+  // The state lives in a typed array: a closure variable holding a uint32 above the small-integer
+  // range would be boxed as a new heap number on every draw (millions per task).
+  const state = new Uint32Array(1);
+  state[0] = (seed ^ 0x9e3779b9) >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
+    state[0] = state[0]! + 0x6d2b79f5;
+    let t = state[0]!;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
