@@ -277,6 +277,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
     });
   });
   const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -284,10 +285,12 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
     resetStats: () => {
       stats = { requests: 0, rows: 0, splits: 0, faults: 0, unauthorized: 0, log: [] };
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      return closing;
+    },
   };
 }
