@@ -85,8 +85,7 @@ class ReplyCollector {
     if (this.settled) return;
     this.settled = true;
     untrack(this);
-    const chunks = this.chunks;
-    const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    const text = decodeBody(this.chunks);
     const status = this.status;
     const ok = status >= 200 && status < 300;
     this.resolve({
@@ -103,6 +102,14 @@ class ReplyCollector {
     untrack(this);
     this.reject(err);
   }
+}
+
+/** The body as UTF-8 text, a leading BOM skipped: what undici's `body.text()` returned before. */
+function decodeBody(chunks: Buffer[]): string {
+  if (chunks.length === 0) return "";
+  const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const start = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  return buffer.toString("utf8", start);
 }
 
 /**
