@@ -8,7 +8,7 @@ export * from "./read-rows.js";
 export * from "./seahelm-local.js";
 export * from "./seahelm-row.js";
 
-/** Dataloaders of this package, by id. (`seahelm-huggingface` is not implemented yet.) */
+/** Dataloaders of this package, by id (the runner registers a `huggingface` instance with its token and cache folder). */
 export const builtinDataloaders: Record<string, DataloaderV1> = {
   "seahelm-local": createSeahelmLocalDataloader(),
   huggingface: createHuggingFaceDataloader(),

@@ -141,8 +141,8 @@ describe("seahelm-local", () => {
     expect((await loadError({ path: "data/badtype.jsonl" }, dir)).message).toContain('unsupported image type ".tiff"');
   });
 
-  it("is registered as seahelm-local", () => {
+  it("is registered as seahelm-local, beside huggingface", () => {
     expect(builtinDataloaders["seahelm-local"]?.id).toBe("seahelm-local");
-    expect(Object.keys(builtinDataloaders)).toEqual(["seahelm-local"]);
+    expect(Object.keys(builtinDataloaders)).toEqual(["seahelm-local", "huggingface"]);
   });
 });

@@ -3,17 +3,34 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { builtinPromptBuilders } from "@yardstick/config";
 import { ConfigError, type PluginModule, type Registry, type RegistryInit, createRegistry } from "@yardstick/core";
-import { builtinDataloaders } from "@yardstick/dataloaders";
+import { builtinDataloaders, createHuggingFaceDataloader } from "@yardstick/dataloaders";
 import { builtinMetrics } from "@yardstick/metrics";
 import { builtinModelFactories } from "@yardstick/models";
 import { builtinPostprocessors } from "@yardstick/postprocessors";
 import { spatialMetrics } from "@yardstick/spatial";
 
+export interface BuiltinSettings {
+  /** Hugging Face token (from HF_TOKEN): sent only as a bearer header, never stored in run files. */
+  hfToken?: string;
+  /** Where dataset-viewer pages are cached, so re-runs and resumes read the Hub once. */
+  hfCacheDir?: string;
+  /** Dataset viewer endpoint (a local stand-in in tests). */
+  hfEndpoint?: string;
+}
+
 /** The composition root: every built-in plugin, by id. */
-export function createBuiltinRegistry(): Registry {
+export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry {
   return createRegistry({
     models: { ...builtinModelFactories },
-    dataloaders: { ...builtinDataloaders },
+    dataloaders: {
+      ...builtinDataloaders,
+      // Configured here rather than in task options, so the token never enters run.json or the fingerprint.
+      huggingface: createHuggingFaceDataloader({
+        ...(settings.hfToken ? { token: settings.hfToken } : {}),
+        ...(settings.hfCacheDir ? { cacheDir: settings.hfCacheDir } : {}),
+        ...(settings.hfEndpoint ? { endpoint: settings.hfEndpoint } : {}),
+      }),
+    },
     promptBuilders: { ...builtinPromptBuilders },
     postprocessors: { ...builtinPostprocessors },
     metrics: { ...builtinMetrics, ...spatialMetrics },
@@ -60,4 +77,13 @@ async function importPlugin(name: string, fromDir: string): Promise<unknown> {
   } catch (err) {
     throw new ConfigError(`cannot load plugin package "${name}": it is not installed (npm install ${name})`, { cause: err });
   }
+}
+
+/** Built-in settings from the environment (only the runner reads it). */
+export function builtinSettingsFromEnv(env: NodeJS.ProcessEnv, cacheRoot: string): BuiltinSettings {
+  return {
+    ...(env.HF_TOKEN ? { hfToken: env.HF_TOKEN } : {}),
+    hfCacheDir: join(cacheRoot, "hf"),
+    ...(env.YARDSTICK_HF_ENDPOINT ? { hfEndpoint: env.YARDSTICK_HF_ENDPOINT } : {}),
+  };
 }

@@ -1,5 +1,4 @@
 import { setMaxListeners } from "node:events";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, type GenerationParams, type Registry, YardstickError } from "@yardstick/core";
 import {
@@ -15,21 +14,16 @@ import {
 import { summarize } from "@yardstick/metrics";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
-import { createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
+import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
 import type { CliIO } from "./io.js";
 import { createModel, preflight } from "./model-setup.js";
 import { formatResultsTable } from "./table.js";
 import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
+import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { packageVersions } from "./versions.js";
 
 export const RUN_USAGE =
   "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--quiet]";
-
-/** Where the shared request cache lives: $YARDSTICK_CACHE_DIR, else ~/.cache/yardstick. */
-export function defaultCachePath(env: NodeJS.ProcessEnv): string {
-  const dir = env.YARDSTICK_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "yardstick");
-  return join(dir, "requests.sqlite");
-}
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
@@ -68,7 +62,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     if (!apiKey) throw new UsageError(`--api-key-env: environment variable ${values["api-key-env"]} is not set`);
   }
 
-  let registry = registryOverride ?? createBuiltinRegistry();
+  let registry = registryOverride ?? createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
 
   const { tasks, baseDir, plugins } = await loadTaskSpecs(configPaths.map((p) => resolve(io.cwd, p)), {

@@ -63,16 +63,6 @@ export function findUnrunnable(tasks: readonly TaskSpec[], registry: Registry): 
       problems.push(new ConfigError(`task ${t.key}: local data file not found (${String(t.extra.filepath ?? "")})`, where(t)));
       continue;
     }
-    if (t.data.id === "huggingface") {
-      const repo = String(t.data.options?.repo ?? "");
-      problems.push(
-        new ConfigError(
-          `task ${t.key} reads ${repo} from the Hugging Face Hub, which yardstick cannot load yet; give a local JSON/JSONL filepath`,
-          where(t),
-        ),
-      );
-      continue;
-    }
     const refs: [Parameters<Registry["get"]>[0], string, string][] = [
       ["dataloaders", t.data.id, "dataloader"],
       ["promptBuilders", t.prompt.id, "prompt builder"],

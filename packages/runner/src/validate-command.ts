@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { findConfigFiles, loadSeaHelmConfigs, toTaskSpecs, validateConfigs } from "@yardstick/config";
 import { ConfigError } from "@yardstick/core";
 import { parseFlags, requireConfigPaths } from "./args.js";
-import { createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
+import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
+import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { findUnrunnable } from "./tasks.js";
 
@@ -31,7 +32,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   }
   const specs = toTaskSpecs(await loadSeaHelmConfigs(paths));
   if (!values["schema-only"]) {
-    let registry = createBuiltinRegistry();
+    let registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
     const plugins = [
       ...(values.plugin ?? []),
       ...specs.flatMap((s) => (Array.isArray(s.extra?.plugins) ? (s.extra.plugins as string[]) : [])),
