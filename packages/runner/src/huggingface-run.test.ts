@@ -46,4 +46,21 @@ describe("a SEA-HELM config whose data is on the Hugging Face Hub", () => {
       await model.close();
     }
   });
+
+  it("--skip-unsupported runs a whole config, leaving out (and naming) what cannot run here", async () => {
+    const hub = await startHubServer({ datasets: { "aisingapore/NLU-Sentiment-Analysis": { id: { eval: rows.slice(0, 9), examples: [] } } } });
+    try {
+      const cache = mkdtempSync(join(tmpdir(), "ys-hf-cache-"));
+      const io = captureIO({ YARDSTICK_CACHE_DIR: cache, YARDSTICK_HF_ENDPOINT: hub.url });
+      const code = await main(["run", tasks, "--langs", "id", "--model", "baseline:majority", "--out", join(cache, "r"), "--skip-unsupported", "--quiet"], io);
+      expect(code, io.err()).toBe(0);
+      expect(io.err()).toMatch(/skipped: .*task sentiment-logprobs\/id scores the log-probability/);
+      expect(io.out()).toMatch(/sentiment\s+id\s+normalized_accuracy/);
+      const strict = captureIO({ YARDSTICK_CACHE_DIR: cache, YARDSTICK_HF_ENDPOINT: hub.url });
+      expect(await main(["run", tasks, "--langs", "id", "--model", "baseline:majority", "--out", join(cache, "r2")], strict)).toBe(1);
+      expect(strict.err()).toMatch(/--skip-unsupported/);
+    } finally {
+      await hub.close();
+    }
+  });
 });

@@ -18,12 +18,12 @@ import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } fro
 import type { CliIO } from "./io.js";
 import { createModel, preflight } from "./model-setup.js";
 import { formatResultsTable } from "./table.js";
-import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
+import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { packageVersions } from "./versions.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--quiet]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--quiet]";
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
@@ -46,6 +46,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     "extra-body": { type: "string" },
     "timeout-ms": { type: "string" },
     quiet: { type: "boolean" },
+    "skip-unsupported": { type: "boolean" },
   });
   const configPaths = requireConfigPaths(positionals, "run");
   const modelSpec = checkFlag("model", z.string({ message: "required, e.g. --model openai-compatible:Qwen/Qwen3-8B" }).min(1), values.model);
@@ -65,12 +66,26 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   let registry = registryOverride ?? createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
 
-  const { tasks, baseDir, plugins } = await loadTaskSpecs(configPaths.map((p) => resolve(io.cwd, p)), {
+  const skipUnsupported = values["skip-unsupported"] === true;
+  const loaded = await loadTaskSpecs(configPaths.map((p) => resolve(io.cwd, p)), {
     tasks: listFlag(values.tasks),
     languages: listFlag(values.langs),
+    requireData: !skipUnsupported,
   });
+  const { baseDir, plugins } = loaded;
+  let tasks = loaded.tasks;
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
-  checkTasksRunnable(tasks, registry);
+  if (skipUnsupported) {
+    // A whole suite can hold tasks this machine cannot run (vLLM-only paths, missing files): leave
+    // them out, say which, and run the rest.
+    const unrunnable = findUnrunnable(tasks, registry);
+    const skipped = new Set(unrunnable.map((u) => u.task));
+    for (const u of unrunnable) io.stderr.write(`skipped: ${u.error.message}\n`);
+    tasks = tasks.filter((t) => !skipped.has(t));
+    if (tasks.length === 0) throw new ConfigError("every selected task was skipped as unsupported (see above)");
+  } else {
+    checkTasksRunnable(tasks, registry);
+  }
   if (Object.keys(generation).length > 0) {
     for (const t of tasks) t.generation = { ...t.generation, ...generation, extraBody: mergeExtraBody(t.generation.extraBody, generation.extraBody) };
   }

@@ -13,7 +13,7 @@ export interface LoadedTaskSpecs {
 /** Loads config files or folders into TaskSpecs and checks up front that their local data exists. */
 export async function loadTaskSpecs(
   paths: string[],
-  options: { tasks?: string[]; languages?: string[]; baseDir?: string } = {},
+  options: { tasks?: string[]; languages?: string[]; baseDir?: string; requireData?: boolean } = {},
 ): Promise<LoadedTaskSpecs> {
   const loaded = await loadSeaHelmConfigs(paths);
   const all = toTaskSpecs(loaded, {});
@@ -26,7 +26,7 @@ export async function loadTaskSpecs(
       { file: paths.join(", ") },
     );
   }
-  for (const t of tasks) {
+  for (const t of options.requireData === false ? [] : tasks) {
     const path = t.data.options?.path;
     if (t.extra?.dataMissing === true || (typeof path === "string" && !existsSync(path))) {
       throw new DataLoadError(`data file of task ${t.key} not found (config says ${JSON.stringify(t.extra?.filepath ?? path)})`, {
@@ -43,48 +43,53 @@ export async function loadTaskSpecs(
  * registered, and it does not need a path yardstick lacks. The message names the task and its file.
  */
 export function checkTasksRunnable(tasks: readonly TaskSpec[], registry: Registry): void {
-  for (const problem of findUnrunnable(tasks, registry)) throw problem;
+  for (const problem of findUnrunnable(tasks, registry)) throw problem.error;
 }
 
-export function findUnrunnable(tasks: readonly TaskSpec[], registry: Registry): ConfigError[] {
-  const problems: ConfigError[] = [];
-  const where = (t: TaskSpec) => ({ file: t.source?.file, keyPath: [t.name, "languages", t.language] });
-  for (const t of tasks) {
-    if (t.extra?.useLogprobs === true) {
-      problems.push(
-        new ConfigError(
-          `task ${t.key} scores the log-probability of the gold label (SEA-HELM's vLLM-only logprobs path), which yardstick does not support yet; leave it out with --tasks`,
-          where(t),
-        ),
-      );
-      continue;
-    }
-    if (t.extra?.dataMissing === true) {
-      problems.push(new ConfigError(`task ${t.key}: local data file not found (${String(t.extra.filepath ?? "")})`, where(t)));
-      continue;
-    }
-    const refs: [Parameters<Registry["get"]>[0], string, string][] = [
-      ["dataloaders", t.data.id, "dataloader"],
-      ["promptBuilders", t.prompt.id, "prompt builder"],
-      ...t.postprocessors.map((p) => ["postprocessors", p.id, "postprocessor"] as [Parameters<Registry["get"]>[0], string, string]),
-      ...t.metrics.map((m) => ["metrics", m.id, "metric"] as [Parameters<Registry["get"]>[0], string, string]),
+export interface UnrunnableTask {
+  task: TaskSpec;
+  error: ConfigError;
+}
+
+export function findUnrunnable(tasks: readonly TaskSpec[], registry: Registry): UnrunnableTask[] {
+  return tasks.flatMap((task) => problemsOf(task, registry).map((error) => ({ task, error })));
+}
+
+function problemsOf(t: TaskSpec, registry: Registry): ConfigError[] {
+  const where = { file: t.source?.file, keyPath: [t.name, "languages", t.language] };
+  if (t.extra?.useLogprobs === true) {
+    return [
+      new ConfigError(
+        `task ${t.key} scores the log-probability of the gold label (SEA-HELM's vLLM-only logprobs path), which yardstick does not support yet; leave it out with --tasks or --skip-unsupported`,
+        where,
+      ),
     ];
-    for (const [kind, id, label] of refs) {
-      if (registry.has(kind, id)) continue;
-      const available = registry.ids(kind).join(", ");
-      const hint =
-        id === "ifeval"
-          ? " (it is the separate package @yardstick/metric-ifeval: install it and add --plugin @yardstick/metric-ifeval)"
-          : id.startsWith("seahelm:")
-            ? ` (SEA-HELM's ${id.slice(8)} has no yardstick port yet)`
-            : "";
-      problems.push(
-        new ConfigError(`task ${t.key} needs the ${label} "${id}", which is not installed${hint}; available: ${available}`, {
-          ...where(t),
-          cause: new NoSuchPluginError(label, id, registry.ids(kind)),
-        }),
-      );
-    }
+  }
+  if (t.extra?.dataMissing === true) {
+    return [new ConfigError(`task ${t.key}: local data file not found (${String(t.extra.filepath ?? "")})`, where)];
+  }
+  type Kind = Parameters<Registry["get"]>[0];
+  const refs: [Kind, string, string][] = [
+    ["dataloaders", t.data.id, "dataloader"],
+    ["promptBuilders", t.prompt.id, "prompt builder"],
+    ...t.postprocessors.map((p): [Kind, string, string] => ["postprocessors", p.id, "postprocessor"]),
+    ...t.metrics.map((m): [Kind, string, string] => ["metrics", m.id, "metric"]),
+  ];
+  const problems: ConfigError[] = [];
+  for (const [kind, id, label] of refs) {
+    if (registry.has(kind, id)) continue;
+    const hint =
+      id === "ifeval"
+        ? " (it is the separate package @yardstick/metric-ifeval: install it and add --plugin @yardstick/metric-ifeval)"
+        : id.startsWith("seahelm:")
+          ? ` (SEA-HELM's ${id.slice(8)} has no yardstick port yet)`
+          : "";
+    problems.push(
+      new ConfigError(`task ${t.key} needs the ${label} "${id}", which is not installed${hint}; available: ${registry.ids(kind).join(", ")}`, {
+        ...where,
+        cause: new NoSuchPluginError(label, id, registry.ids(kind)),
+      }),
+    );
   }
   return problems;
 }

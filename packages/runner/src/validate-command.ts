@@ -39,7 +39,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     ];
     if (plugins.length > 0) registry = registry.extend(await loadPluginPackages([...new Set(plugins)], io.cwd));
     const problems = findUnrunnable(specs, registry);
-    for (const p of problems) io.stderr.write(`${p.message}\n`);
+    for (const p of problems) io.stderr.write(`${p.error.message}\n`);
     if (problems.length > 0) {
       io.stderr.write(
         `${report.taskCount} task(s) are valid, but ${problems.length} task-language pair(s) cannot run here (--schema-only checks the schema alone)\n`,
