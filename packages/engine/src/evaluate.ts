@@ -174,6 +174,12 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     if (!turns) byTask.set(rec.sample, (turns = []));
     turns[rec.turn - 1] = compactTurn(rec);
   }
+  if (store.unreadableLines.length > 0) {
+    const lines = store.unreadableLines;
+    settings.log?.(
+      `warning: ${store.responsesPath}: ${lines.length} line(s) are not valid records and were skipped (line ${lines.slice(0, 5).join(", ")}${lines.length > 5 ? ", ..." : ""}); their samples are asked again`,
+    );
+  }
 
   const outcomes: TaskOutcome[] = [];
   for (const task of settings.tasks) {

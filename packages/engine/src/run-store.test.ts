@@ -90,3 +90,19 @@ describe("run store", () => {
     await store.close();
   });
 });
+
+describe("run store: unreadable lines", () => {
+  it("skips a line that is not a record and says which", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const store = new RunStore(dir);
+    await store.open(manifest("f1"));
+    store.append(record("a"));
+    await store.close();
+    appendFileSync(join(dir, "responses.jsonl"), 'garbage{\n{"task":"t","sample":"b","turn":1}\n');
+    const again = new RunStore(dir);
+    await again.open(manifest("f1"));
+    expect((await collect(again)).map((r) => r.sample)).toEqual(["a", "b"]);
+    expect(again.unreadableLines).toEqual([2]);
+    await again.close();
+  });
+});

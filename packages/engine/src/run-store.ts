@@ -111,17 +111,30 @@ export class RunStore {
     }
   }
 
-  /** Streams the stored responses (skipping nothing: a later record for the same turn wins). */
+  /** Lines of responses.jsonl that were not valid records at the last `readResponses` (1-based). */
+  readonly unreadableLines: number[] = [];
+
+  /**
+   * Streams the stored responses (a later record for the same turn wins). A line that is not a
+   * record (hand-edited, disk trouble) is skipped and listed in `unreadableLines`, so its sample is
+   * asked again rather than the run being lost.
+   */
   async *readResponses(): AsyncGenerator<ResponseRecord> {
+    this.unreadableLines.length = 0;
     if (!existsSync(this.responsesPath)) return;
     const rl = createInterface({ input: createReadStream(this.responsesPath, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    let lineNumber = 0;
     for await (const line of rl) {
+      lineNumber++;
       if (line.trim() === "") continue;
+      let record: ResponseRecord;
       try {
-        yield JSON.parse(line) as ResponseRecord;
+        record = JSON.parse(line) as ResponseRecord;
       } catch {
-        // Only a torn last line can be malformed (repairTail cuts it); ignore rather than lose the run.
+        this.unreadableLines.push(lineNumber);
+        continue;
       }
+      yield record;
     }
   }
 
