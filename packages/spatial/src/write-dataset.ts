@@ -9,8 +9,9 @@ import { type CanvasRecord, generateCanvas, optionsFingerprint, type ResolvedOpt
 import { originalJsonText } from "./original-format.js";
 import { renderPng } from "./render/png.js";
 import { renderSvg } from "./render/svg.js";
-import { itemsOf, type SpatialItem } from "./rows.js";
-import { type ConfigTask, seahelmConfigYaml, seahelmTaskKey } from "./seahelm-config.js";
+import { rowLines } from "./row-text.js";
+import type { SpatialItem } from "./rows.js";
+import { type ConfigTask, seahelmConfigYaml } from "./seahelm-config.js";
 
 export type OutputFormat = "original" | "seahelm" | "ultraeval";
 
@@ -90,7 +91,7 @@ export async function processRange(outDir: string, options: WriteOptions, start:
   const format = options.format ?? "original";
   const images = options.images ?? false;
   const result: ChunkResult = { files: 0, lines: {}, rows: {}, configTasks: [] };
-  const seenTasks = new Set<string>();
+  const lines = new Map<string, string[]>();
   // Synchronous writes: for many small files they cost far less CPU than promise-based ones, and
   // this runs in a generator command (or a worker thread), never inside an evaluation loop.
   const write = (path: string, data: string | Buffer) => {
@@ -108,24 +109,22 @@ export async function processRange(outDir: string, options: WriteOptions, start:
     if (format === "original") {
       write(join(outDir, `${record.name}.json`), originalJsonText(record));
     } else {
-      for (const item of itemsOf(record, resolved, fingerprint, images, options.fewshot ?? false)) {
-        const isImage = item.descriptionType === "image";
-        const image = !isImage
-          ? undefined
-          : options.inlineImages
-            ? `data:image/png;base64,${pngData!.toString("base64")}`
-            : `images/${record.name}.png`;
-        const key = seahelmTaskKey(item.task, isImage);
-        const file = `${key}.jsonl`;
-        if (!seenTasks.has(key)) {
-          seenTasks.add(key);
-          result.configTasks.push({ task: item.task, image: isImage, file });
+      const imageRef = () => (options.inlineImages ? `data:image/png;base64,${pngData!.toString("base64")}` : `images/${record.name}.png`);
+      for (const row of rowLines(record, resolved, fingerprint, format, images, options.fewshot ?? false, imageRef)) {
+        const file = row.file;
+        let parts = lines.get(file);
+        if (parts === undefined) {
+          lines.set(file, (parts = []));
+          result.configTasks.push({ task: row.task, image: row.image, file });
         }
-        const line = JSON.stringify(format === "seahelm" ? seahelmRow(item, resolved, image) : ultraevalRow(item, image));
-        result.lines[file] = `${result.lines[file] ?? ""}${line}\n`;
-        result.rows[file] = (result.rows[file] ?? 0) + 1;
+        parts.push(row.line);
       }
     }
+  }
+  // One join per file and range: appending each row to a growing string costs far more.
+  for (const [file, parts] of lines) {
+    result.lines[file] = `${parts.join("\n")}\n`;
+    result.rows[file] = parts.length;
   }
   return result;
 }
