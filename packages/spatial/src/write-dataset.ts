@@ -78,10 +78,38 @@ export function ultraevalRow(item: SpatialItem, image?: string): Record<string, 
 /** What one range of canvases produced: rows are returned (to be appended in order), files are written. */
 export interface ChunkResult {
   files: number;
-  /** Data file name -> its new lines, each ending in "\n". */
-  lines: Record<string, string>;
+  /** Data file name -> its new lines (UTF-8, each ending in "\n"). */
+  lines: Record<string, Uint8Array>;
   rows: Record<string, number>;
   configTasks: ConfigTask[];
+}
+
+/**
+ * The lines of one data file for one range, encoded as they come. Keeping a range's rows (megabytes)
+ * as strings until the range ends made every young-generation GC copy them; outside the JS heap they
+ * cost nothing to the GC.
+ */
+class LineBuffer {
+  private buf = Buffer.allocUnsafeSlow(1 << 16);
+  private len = 0;
+  count = 0;
+
+  add(line: string): void {
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes; +1 for the newline.
+    const need = this.len + 3 * line.length + 1;
+    if (need > this.buf.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.buf.length));
+      this.buf.copy(grown, 0, 0, this.len);
+      this.buf = grown;
+    }
+    this.len += this.buf.write(line, this.len);
+    this.buf[this.len++] = 10;
+    this.count++;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
 }
 
 /** Generates canvases [start, end): writes their per-canvas files and returns their rows. */
@@ -91,7 +119,7 @@ export async function processRange(outDir: string, options: WriteOptions, start:
   const format = options.format ?? "original";
   const images = options.images ?? false;
   const result: ChunkResult = { files: 0, lines: {}, rows: {}, configTasks: [] };
-  const lines = new Map<string, string[]>();
+  const lines = new Map<string, LineBuffer>();
   // Synchronous writes: for many small files they cost far less CPU than promise-based ones, and
   // this runs in a generator command (or a worker thread), never inside an evaluation loop.
   const write = (path: string, data: string | Buffer) => {
@@ -114,17 +142,16 @@ export async function processRange(outDir: string, options: WriteOptions, start:
         const file = row.file;
         let parts = lines.get(file);
         if (parts === undefined) {
-          lines.set(file, (parts = []));
+          lines.set(file, (parts = new LineBuffer()));
           result.configTasks.push({ task: row.task, image: row.image, file });
         }
-        parts.push(row.line);
+        parts.add(row.line);
       }
     }
   }
-  // One join per file and range: appending each row to a growing string costs far more.
   for (const [file, parts] of lines) {
-    result.lines[file] = `${parts.join("\n")}\n`;
-    result.rows[file] = parts.length;
+    result.lines[file] = parts.bytes();
+    result.rows[file] = parts.count;
   }
   return result;
 }
@@ -199,16 +226,31 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
   const rows: Record<string, number> = {};
   const configTasks = new Map<string, ConfigTask>();
   let files = 0;
+  // A range's lines are written while the next range is generated (the writes run on libuv's
+  // thread pool, so on a second core); a range first waits for the previous range's writes, which
+  // bounds the memory held and keeps each file's appends in order.
+  let inflight: Promise<void>[] = [];
+  let writeError: unknown;
+  const writeAll = async (h: FileHandle, data: Uint8Array) => {
+    for (let off = 0; off < data.length; ) off += (await h.write(data, off, data.length - off)).bytesWritten;
+  };
   const consume = async (chunk: ChunkResult) => {
+    await Promise.all(inflight);
+    if (writeError !== undefined) throw writeError;
+    inflight = [];
     files += chunk.files;
     for (const t of chunk.configTasks) if (!configTasks.has(t.file)) configTasks.set(t.file, t);
-    for (const [file, text] of Object.entries(chunk.lines)) {
+    for (const [file, data] of Object.entries(chunk.lines)) {
       let h = handles.get(file);
       if (h === undefined) {
         handles.set(file, (h = await open(join(outDir, file), "w")));
         files++;
       }
-      await h.write(text);
+      inflight.push(
+        writeAll(h, data).catch((err: unknown) => {
+          writeError ??= err;
+        }),
+      );
       rows[file] = (rows[file] ?? 0) + (chunk.rows[file] ?? 0);
     }
   };
@@ -218,7 +260,10 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
     } else {
       for (let s = 0; s < resolved.count; s += CHUNK) await consume(await processRange(outDir, options, s, Math.min(resolved.count, s + CHUNK)));
     }
+    await Promise.all(inflight);
+    if (writeError !== undefined) throw writeError;
   } finally {
+    await Promise.all(inflight);
     for (const h of handles.values()) await h.close();
   }
 
