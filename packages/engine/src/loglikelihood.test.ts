@@ -1,0 +1,94 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRegistry, type DataloaderV1, type MetricV1, type PromptBuilderV1, type Sample, type TaskSpec } from "@yardstick/core";
+import { createOpenAICompatible } from "@yardstick/models";
+import { startDevServer } from "@yardstick/testing";
+import { describe, expect, it } from "vitest";
+import { runEvaluation } from "./evaluate.js";
+import { RunStore } from "./run-store.js";
+
+// Multiple choice by log-likelihood over /v1/completions (echo + logprobs), end to end.
+const QUESTIONS = [
+  { q: "The capital of France is", options: [" Berlin", " Paris", " Madrid"], gold: 1 },
+  { q: "Water freezes at zero degrees", options: [" Celsius", " Kelvin"], gold: 0 },
+  { q: "The largest planet is", options: [" Mars", " Venus", " Jupiter"], gold: 2 },
+];
+
+const loader: DataloaderV1 = {
+  specVersion: "v1",
+  id: "questions",
+  async *load() {
+    for (const [i, x] of QUESTIONS.entries()) {
+      yield { id: `q${i}`, prompts: [{ q: x.q }], label: x.gold, raw: { options: x.options } } satisfies Sample;
+    }
+  },
+};
+
+const choices: PromptBuilderV1 = {
+  specVersion: "v1",
+  id: "choices",
+  build: () => {
+    throw new Error("generation is not used by this task");
+  },
+  buildChoices: ({ sample }) => ({ context: String(sample.prompts[0]?.q), continuations: sample.raw.options as string[] }),
+};
+
+/** Accuracy of the highest-logprob choice. */
+const argmaxAccuracy: MetricV1 = {
+  specVersion: "v1",
+  id: "argmax-accuracy",
+  compute(inputs) {
+    const perSample = inputs.map((x) => {
+      const lp = x.prediction as number[];
+      const best = lp.indexOf(Math.max(...lp));
+      return { sampleId: x.sampleId, scores: { correct: best === x.reference ? 1 : 0 } };
+    });
+    return { scores: { accuracy: (100 * perSample.filter((s) => s.scores.correct === 1).length) / perSample.length }, perSample };
+  },
+};
+
+const task: TaskSpec = {
+  key: "mc/en",
+  name: "mc",
+  language: "en",
+  competency: "knowledge",
+  data: { id: "questions" },
+  fewshot: 0,
+  prompt: { id: "choices" },
+  mode: "loglikelihood",
+  endpoint: "completion",
+  generation: {},
+  postprocessors: [],
+  metrics: [{ id: "argmax-accuracy" }],
+  mainScore: "accuracy",
+  errorResponses: "replace",
+};
+
+describe("loglikelihood tasks", () => {
+  it("score each option through /v1/completions and pick the likeliest; a rerun sends nothing", async () => {
+    // The dev server makes tokens of its policy's answer likely: answer with every gold option.
+    const server = await startDevServer({ port: 0, policy: { fixed: "Paris Celsius Jupiter" } });
+    const model = createOpenAICompatible({ modelId: "m", baseURLs: [`${server.url}/v1`] });
+    const registry = createRegistry({ dataloaders: { questions: loader }, promptBuilders: { choices }, metrics: { "argmax-accuracy": argmaxAccuracy } });
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-ll-")), "run");
+    const manifest = { fingerprint: "f", createdAt: "", yardstick: { versions: {} }, model: { provider: "p", modelId: "m", identity: "i" }, options: {}, tasks: [], dataHashes: {} };
+    try {
+      const store = new RunStore(dir);
+      await store.open(manifest);
+      const r = await runEvaluation({ tasks: [task], registry, model, store });
+      await store.close();
+      expect(r.tasks[0]?.main).toBe(100);
+      expect(server.stats().requests["/v1/completions"]).toBe(8); // one per option
+      const again = new RunStore(dir);
+      await again.open(manifest);
+      const r2 = await runEvaluation({ tasks: [task], registry, model, store: again });
+      await again.close();
+      expect(r2.tasks[0]?.fromStore).toBe(3);
+      expect(server.stats().requests["/v1/completions"]).toBe(8);
+    } finally {
+      await model.close();
+      await server.close();
+    }
+  });
+});
