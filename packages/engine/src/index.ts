@@ -8,3 +8,6 @@ export * from "./run-store.js";
 export * from "./summary.js";
 export * from "./fingerprint.js";
 export * from "./headline-interval.js";
+export * from "./request-hash.js";
+export { toErrorRecord } from "./response-records.js";
+export * from "./score-task.js";
