@@ -1,6 +1,6 @@
 import type { Mode } from "./constants.js";
 import { SpatialGenerationError } from "./errors.js";
-import type { Relations } from "./relations.js";
+import { directionCodes, type Relations } from "./relations.js";
 import { type Shape, shapeLabel, shapeMeasure } from "./shape.js";
 
 /** `There are 3 shapes in a canvas. ` / `There is 1 shape in a canvas. ` */
@@ -24,14 +24,24 @@ export function finish(text: string, mode: Mode): string {
   return mode === "compat" ? text : text.trimEnd();
 }
 
+const X_WORDS = [undefined, "left", "right"] as const;
+const Y_WORDS = [undefined, "above", "below"] as const;
+/** directionPhrase for each (x code, y code) of directionCodes; "" where it throws. */
+const PHRASES: readonly (readonly string[])[] = X_WORDS.map((x) =>
+  Y_WORDS.map((y) => (x !== undefined && y !== undefined ? `to the ${y} ${x} of` : x !== undefined ? `${x} of` : (y ?? ""))),
+);
+
 function relational(shapes: readonly Shape[], rels: readonly Relations[], onlyLater: boolean): string {
-  let out = header(shapes.length);
+  const n = shapes.length;
+  let out = header(n);
   const labels = shapes.map(shapeLabel);
-  for (let i = 0; i < shapes.length; i++) {
+  for (let i = 0; i < n; i++) {
     out += `There is a ${labels[i]} in the canvas. `;
-    for (let j = onlyLater ? i + 1 : 0; j < shapes.length; j++) {
+    const codes = directionCodes(rels[i]!, n);
+    for (let j = onlyLater ? i + 1 : 0; j < n; j++) {
       if (j === i) continue;
-      out += `A ${labels[j]} is ${directionPhrase(rels[i]!, j)} this ${labels[i]}. `;
+      const phrase = PHRASES[codes.x[j]!]![codes.y[j]!]!;
+      out += `A ${labels[j]} is ${phrase === "" ? directionPhrase(rels[i]!, j) : phrase} this ${labels[i]}. `;
     }
   }
   return out;

@@ -63,13 +63,25 @@ export function optionsFingerprint(o: ResolvedOptions): string {
   return createHash("sha256").update(canonical).digest("hex").slice(0, 12);
 }
 
+/** optionsFingerprint per options object (a hash per canvas showed in profiles); re-checked against the fields. */
+const fingerprintCache = new WeakMap<ResolvedOptions, { seed: string; shapes: number; mode: Mode; tasks: string; fingerprint: string }>();
+
+function cachedFingerprint(o: ResolvedOptions): string {
+  const tasks = o.tasks.join(",");
+  const hit = fingerprintCache.get(o);
+  if (hit !== undefined && hit.seed === o.seed && hit.shapes === o.shapes && hit.mode === o.mode && hit.tasks === tasks) return hit.fingerprint;
+  const fingerprint = optionsFingerprint(o);
+  fingerprintCache.set(o, { seed: o.seed, shapes: o.shapes, mode: o.mode, tasks, fingerprint });
+  return fingerprint;
+}
+
 /**
  * Generates canvas i. Each canvas has its own PRNG stream keyed by (options, index), so a canvas
  * does not depend on how many were generated before it, and generation can be split or resumed.
  */
 export function generateCanvas(options: ResolvedOptions, index: number): CanvasRecord {
   const name = `canvas_${options.shapes}_${index}`;
-  const rng = createRng(`${optionsFingerprint(options)}:${index}`);
+  const rng = createRng(`${cachedFingerprint(options)}:${index}`);
   let lastReason = "";
   const tasks = options.tasks.map((t) => TASKS_BY_NAME[t]);
   for (let attempt = 0; attempt < MAX_CANVAS_ATTEMPTS; attempt++) {

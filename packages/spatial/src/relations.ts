@@ -28,12 +28,51 @@ export function relationsOf(boxes: readonly BBox[], i: number): Relations {
       if (bj.bottom < bi.bottom) rel.Below.push(j);
     }
   }
-  // Nearest first; Array.prototype.sort is stable, so ties keep canvas order.
-  rel.Left.sort((a, b) => boxes[b]!.left - boxes[a]!.left);
-  rel.Right.sort((a, b) => boxes[a]!.right - boxes[b]!.right);
-  rel.Above.sort((a, b) => boxes[a]!.top - boxes[b]!.top);
-  rel.Below.sort((a, b) => boxes[b]!.bottom - boxes[a]!.bottom);
+  // Nearest first, ties in canvas order (what the stable Array.prototype.sort gives; an insertion
+  // sort on these few indices is the same order without a comparator call per step).
+  sortBy(rel.Left, (k) => -boxes[k]!.left);
+  sortBy(rel.Right, (k) => boxes[k]!.right);
+  sortBy(rel.Above, (k) => boxes[k]!.top);
+  sortBy(rel.Below, (k) => -boxes[k]!.bottom);
   return rel;
+}
+
+/** Stable ascending insertion sort of indices by key. */
+function sortBy(items: number[], key: (k: number) => number): void {
+  if (items.length < 2) return;
+  const keys = items.map(key);
+  for (let a = 1; a < items.length; a++) {
+    const item = items[a]!;
+    const k = keys[a]!;
+    let b = a - 1;
+    while (b >= 0 && keys[b]! > k) {
+      items[b + 1] = items[b]!;
+      keys[b + 1] = keys[b]!;
+      b--;
+    }
+    items[b + 1] = item;
+    keys[b + 1] = k;
+  }
+}
+
+/**
+ * Per origin i, where each j lies: `x[j]` 1 = Left, 2 = Right, 0 = neither; `y[j]` 1 = Above,
+ * 2 = Below, 0 = neither (Left/Above take precedence, as in the `includes` chains they replace).
+ * Built once per canvas so descriptions and answers do not scan the lists for every pair.
+ */
+export interface DirectionCodes {
+  x: Uint8Array;
+  y: Uint8Array;
+}
+
+export function directionCodes(rel: Relations, n: number): DirectionCodes {
+  const x = new Uint8Array(n);
+  const y = new Uint8Array(n);
+  for (const j of rel.Right) x[j] = 2;
+  for (const j of rel.Left) x[j] = 1;
+  for (const j of rel.Below) y[j] = 2;
+  for (const j of rel.Above) y[j] = 1;
+  return { x, y };
 }
 
 export function getRelationships(shapes: readonly Shape[]): Relations[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateCanvas, optionsFingerprint, resolveOptions } from "./generate.js";
-import { rowLines } from "./row-text.js";
+import { lineText, rowLines } from "./row-text.js";
 import { itemsOf } from "./rows.js";
 import { seahelmRow, ultraevalRow } from "./write-dataset.js";
 
@@ -21,7 +21,7 @@ describe("rowLines", () => {
                   const img = it.descriptionType === "image" ? image : undefined;
                   return JSON.stringify(format === "seahelm" ? seahelmRow(it, options, img) : ultraevalRow(it, img));
                 });
-                expect(rowLines(record, options, fp, format, images, fewshot, () => image).map((r) => r.line)).toEqual(expected);
+                expect(rowLines(record, options, fp, format, images, fewshot, () => image).map(lineText)).toEqual(expected);
               }
             }
           }

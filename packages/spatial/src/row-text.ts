@@ -10,8 +10,19 @@ export interface RowLine {
   file: string;
   task: TaskName;
   image: boolean;
-  /** The JSON text, without the newline. */
-  line: string;
+  /**
+   * The JSON text without the newline is `head + description + tail`: `description` is the escaped
+   * description without its closing quote, one flat string shared by the rows of a canvas, so a
+   * writer can copy it as is instead of flattening a concatenation of several KB per row.
+   */
+  head: string;
+  description: string;
+  tail: string;
+}
+
+/** The whole line (without the newline). */
+export function lineText(row: RowLine): string {
+  return row.head + row.description + row.tail;
 }
 
 const q = JSON.stringify;
@@ -72,17 +83,24 @@ export function rowLines(
       // What itemsOf appends to the description: tracking operations, then inline few-shot pairs.
       let suffix = ops === undefined ? "" : compat && !isImage ? ops : ` ${ops}`;
       if (inlineFewshot) suffix = withFewshot(suffix, fewshot);
-      const descriptionJ = suffix === "" ? `${o}"` : o + q(suffix).slice(1);
+      const descriptionTail = suffix === "" ? '"' : q(suffix).slice(1);
       const idJ = q(itemId(fingerprint, task, dtype, record.index, inlineFewshot));
       if (isImage) imageJ ??= q(imageRef());
       const imagePart = isImage ? `,"image":${imageJ}` : "";
-      const line =
+      const dtypeJ = q(dtype);
+      const [head, tail] =
         format === "seahelm"
-          ? `{"id":${idJ},"prompts":[{"description":${descriptionJ},"question":${questionJ}}],"label":${answerJ}${imagePart},` +
-            `"metadata":{"task":${taskJ},"description_type":${q(dtype)},"canvas":${canvasJ}${metaTail}${fewshotJ}}}`
-          : `{"id":${idJ},"passage":${descriptionJ},"question":${questionJ},"target_scores":{},"answer":${answerJ}${imagePart},` +
-            `"task":${taskJ},"description_type":${q(dtype)},"canvas":${canvasJ}}`;
-      out.push({ file: `${seahelmTaskKey(task, isImage)}.jsonl`, task, image: isImage, line });
+          ? [
+              `{"id":${idJ},"prompts":[{"description":`,
+              `${descriptionTail},"question":${questionJ}}],"label":${answerJ}${imagePart},` +
+                `"metadata":{"task":${taskJ},"description_type":${dtypeJ},"canvas":${canvasJ}${metaTail}${fewshotJ}}}`,
+            ]
+          : [
+              `{"id":${idJ},"passage":`,
+              `${descriptionTail},"question":${questionJ},"target_scores":{},"answer":${answerJ}${imagePart},` +
+                `"task":${taskJ},"description_type":${dtypeJ},"canvas":${canvasJ}}`,
+            ];
+      out.push({ file: `${seahelmTaskKey(task, isImage)}.jsonl`, task, image: isImage, head, description: o, tail });
     }
   }
   return out;

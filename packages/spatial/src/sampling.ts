@@ -7,10 +7,15 @@ import { type BBox, bbox, type Shape, shapeLabel } from "./shape.js";
 /** Random draws per shape before falling back to enumerating every free position. */
 const DRAWS_BEFORE_ENUMERATION = 2000;
 
-export function allCombinations(): Pick<Shape, "kind" | "color" | "size">[] {
-  const out: Pick<Shape, "kind" | "color" | "size">[] = [];
-  for (const kind of SHAPE_KINDS) for (const color of COLORS) for (const size of SIZES) out.push({ kind, color, size });
-  return out;
+type Combo = Pick<Shape, "kind" | "color" | "size">;
+
+const COMBINATIONS: readonly Readonly<Combo>[] = Object.freeze(
+  SHAPE_KINDS.flatMap((kind) => COLORS.flatMap((color) => SIZES.map((size) => Object.freeze({ kind, color, size })))),
+);
+
+/** The 24 combinations in attribute order: a fresh array (callers shuffle it) of shared frozen objects. */
+export function allCombinations(): Combo[] {
+  return COMBINATIONS.slice();
 }
 
 /**
@@ -50,7 +55,9 @@ export function sampleShapes(n: number, rng: Rng, canvasName: string): Shape[] {
     const combo = combos[j]!;
     let chosen: Shape | undefined;
     for (let attempt = 0; attempt < DRAWS_BEFORE_ENUMERATION && chosen === undefined; attempt++) {
-      const candidate: Shape = { ...combo, center: [rng.int(X_MIN, X_MAX), rng.int(Y_MIN, Y_MAX)] };
+      // A literal, not a spread: this runs for every draw.
+      const x = rng.int(X_MIN, X_MAX);
+      const candidate: Shape = { kind: combo.kind, color: combo.color, size: combo.size, center: [x, rng.int(Y_MIN, Y_MAX)] };
       if (fits(candidate)) chosen = candidate;
     }
     if (chosen === undefined) {

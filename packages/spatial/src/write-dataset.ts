@@ -94,15 +94,18 @@ class LineBuffer {
   private len = 0;
   count = 0;
 
-  add(line: string): void {
+  /** Appends `head + body + tail` and a newline (written piece by piece: no concatenation). */
+  add(head: string, body: string, tail: string): void {
     // A UTF-16 code unit takes at most 3 UTF-8 bytes; +1 for the newline.
-    const need = this.len + 3 * line.length + 1;
+    const need = this.len + 3 * (head.length + body.length + tail.length) + 1;
     if (need > this.buf.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.buf.length));
       this.buf.copy(grown, 0, 0, this.len);
       this.buf = grown;
     }
-    this.len += this.buf.write(line, this.len);
+    this.len += this.buf.write(head, this.len);
+    this.len += this.buf.write(body, this.len);
+    this.len += this.buf.write(tail, this.len);
     this.buf[this.len++] = 10;
     this.count++;
   }
@@ -145,7 +148,7 @@ export async function processRange(outDir: string, options: WriteOptions, start:
           lines.set(file, (parts = new LineBuffer()));
           result.configTasks.push({ task: row.task, image: row.image, file });
         }
-        parts.add(row.line);
+        parts.add(row.head, row.description, row.tail);
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { Mode } from "../constants.js";
-import type { Relations } from "../relations.js";
+import { directionCodes, type Relations } from "../relations.js";
 import { type Shape, shapeLabel } from "../shape.js";
 import type { QA, SpatialTask } from "./types.js";
 
@@ -13,14 +13,26 @@ export function coordinateAnswer(rel: Relations, j: number, mode: Mode): string 
 /** Every pair i<j in canvas order; the later shape is the subject. */
 export function coordinatePairs(shapes: readonly Shape[], rels: readonly Relations[], mode: Mode): QA[] {
   const qa: QA[] = [];
-  for (let i = 0; i < shapes.length; i++)
+  const answers = ANSWERS[mode];
+  for (let i = 0; i < shapes.length; i++) {
+    const codes = directionCodes(rels[i]!, shapes.length);
     for (let j = i + 1; j < shapes.length; j++) {
-      qa.push([
-        `Where is the ${shapeLabel(shapes[j]!)} relative to the ${shapeLabel(shapes[i]!)}?`,
-        coordinateAnswer(rels[i]!, j, mode),
-      ]);
+      qa.push([`Where is the ${shapeLabel(shapes[j]!)} relative to the ${shapeLabel(shapes[i]!)}?`, answers[codes.y[j]!]![codes.x[j]!]!]);
     }
+  }
   return qa;
+}
+
+/** coordinateAnswer per mode, (y code, x code) of directionCodes. */
+const ANSWERS: Record<Mode, readonly (readonly string[])[]> = {
+  fixed: answerTable("fixed"),
+  compat: answerTable("compat"),
+};
+
+function answerTable(mode: Mode): string[][] {
+  const ys = ["", "Above ", "Below "];
+  const xs = ["", "Left", "Right"];
+  return ys.map((y) => xs.map((x) => (mode === "compat" ? y + x : (y + x).trim())));
 }
 
 export const coordinateTask: SpatialTask = {
