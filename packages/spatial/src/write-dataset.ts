@@ -1,9 +1,10 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { type FileHandle, mkdir, open, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SpatialGenerationError } from "./errors.js";
+import { type FileSink, syncFileSink, threadFileSink, threadFileSinkAvailable } from "./file-writer.js";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
 import { type CanvasRecord, generateCanvas, optionsFingerprint, type ResolvedOptions, resolveOptions } from "./generate.js";
 import { originalJsonText } from "./original-format.js";
@@ -116,20 +117,28 @@ class LineBuffer {
 }
 
 /** Generates canvases [start, end): writes their per-canvas files and returns their rows. */
-export async function processRange(outDir: string, options: WriteOptions, start: number, end: number): Promise<ChunkResult> {
+export async function processRange(
+  outDir: string,
+  options: WriteOptions,
+  start: number,
+  end: number,
+  sink: FileSink = syncFileSink(),
+): Promise<ChunkResult> {
   const resolved = resolveOptions(options);
   const fingerprint = optionsFingerprint(resolved);
   const format = options.format ?? "original";
   const images = options.images ?? false;
   const result: ChunkResult = { files: 0, lines: {}, rows: {}, configTasks: [] };
   const lines = new Map<string, LineBuffer>();
-  // Synchronous writes: for many small files they cost far less CPU than promise-based ones, and
-  // this runs in a generator command (or a worker thread), never inside an evaluation loop.
+  // Per-canvas files go to the sink: synchronous writes (far less CPU than promise-based ones for
+  // many small files) or the writer thread.
   const write = (path: string, data: string | Buffer) => {
-    writeFileSync(path, data);
+    sink.write(path, data);
     result.files++;
   };
   for (let i = start; i < end; i++) {
+    const wait = sink.room();
+    if (wait !== undefined) await wait;
     const record: CanvasRecord = generateCanvas(resolved, i);
     let pngData: Buffer | undefined;
     if (images) {
@@ -214,6 +223,15 @@ function defaultWorkers(count: number): number {
   return count >= 2 * CHUNK && cores >= 4 ? Math.min(4, cores - 1) : 1;
 }
 
+/**
+ * Whether a single-threaded run writes its per-canvas files (original layout, images) on the writer
+ * thread: measured 7 shapes, original layout, 2 cores: ~4,900-6,000 -> see bench/spatial/RESULTS.md.
+ * Not worth a thread's start-up for small runs or without a second core.
+ */
+function useFileThread(count: number, format: OutputFormat, images: boolean): boolean {
+  return (format === "original" || images) && count >= 2 * CHUNK && availableParallelism() >= 2 && threadFileSinkAvailable();
+}
+
 /** Generates the dataset and writes it in the chosen layout. Deterministic for fixed options. */
 export async function writeDataset(outDir: string, options: WriteOptions): Promise<WriteSummary> {
   const resolved = resolveOptions(options);
@@ -261,7 +279,12 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
     if (useWorkers) {
       for await (const chunk of runChunksOnWorkers(outDir, options, resolved.count, workers)) await consume(chunk);
     } else {
-      for (let s = 0; s < resolved.count; s += CHUNK) await consume(await processRange(outDir, options, s, Math.min(resolved.count, s + CHUNK)));
+      const sink = useFileThread(resolved.count, format, images) ? await threadFileSink() : syncFileSink();
+      try {
+        for (let s = 0; s < resolved.count; s += CHUNK) await consume(await processRange(outDir, options, s, Math.min(resolved.count, s + CHUNK), sink));
+      } finally {
+        await sink.close();
+      }
     }
     await Promise.all(inflight);
     if (writeError !== undefined) throw writeError;
