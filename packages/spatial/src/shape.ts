@@ -60,6 +60,18 @@ export function shapeLabel(shape: Pick<Shape, "kind" | "color" | "size">): strin
   return LABELS[shape.kind][shape.color][shape.size];
 }
 
+const KIND_INDEX: Record<ShapeKind, number> = { Square: 0, Circle: 1, Triangle: 2 };
+const COLOR_INDEX: Record<Color, number> = { Red: 0, Blue: 1, Yellow: 2, Green: 3 };
+const SIZE_INDEX: Record<Size, number> = { Small: 0, Large: 1 };
+
+/**
+ * The combination's index 0..23 in attribute order (kind, colour, size), as a number: a cheaper
+ * map key than comboKey, which builds a string per call.
+ */
+export function comboIndex(shape: Pick<Shape, "kind" | "color" | "size">): number {
+  return KIND_INDEX[shape.kind] * 8 + COLOR_INDEX[shape.color] * 2 + SIZE_INDEX[shape.size];
+}
+
 /** Identity ignores position, as upstream's __eq__/__hash__ do. */
 export function comboKey(shape: Pick<Shape, "kind" | "color" | "size">): string {
   return `${shape.kind}/${shape.color}/${shape.size}`;

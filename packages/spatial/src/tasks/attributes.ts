@@ -1,5 +1,5 @@
 import { COLORS, type Color, SHAPE_KINDS, type ShapeKind, SIZES, type Size } from "../constants.js";
-import type { Shape } from "../shape.js";
+import { comboIndex, type Shape } from "../shape.js";
 
 export interface AttributeQuery {
   kind: ShapeKind | undefined;
@@ -40,7 +40,7 @@ export function adjectives(q: AttributeQuery): string {
 
 /** Bit of a (kind, colour, size) combination, 0..23. */
 export function comboBit(shape: Pick<Shape, "kind" | "color" | "size">): number {
-  return 1 << (SHAPE_KINDS.indexOf(shape.kind) * 8 + COLORS.indexOf(shape.color) * 2 + SIZES.indexOf(shape.size));
+  return 1 << comboIndex(shape);
 }
 
 /** For each query, the bits of the combinations it matches (so a canvas is answered with a few ANDs). */

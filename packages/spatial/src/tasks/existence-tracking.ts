@@ -1,6 +1,6 @@
 import { SpatialGenerationError } from "../errors.js";
 import { allCombinations } from "../sampling.js";
-import { comboKey, type Shape, shapeLabel } from "../shape.js";
+import { comboIndex, type Shape, shapeLabel } from "../shape.js";
 import { type QA, type SpatialTask, yesNoBalance } from "./types.js";
 
 type Combo = Pick<Shape, "kind" | "color" | "size">;
@@ -11,29 +11,30 @@ const ask = (s: Combo): string => `Is there a ${shapeLabel(s)} in the canvas? `;
 
 /**
  * n add/remove operations after the described canvas, then "is X in the canvas?" questions.
- * Sets are kept as insertion-ordered maps, so `random.choice(list(set))` becomes reproducible.
+ * Sets are kept as insertion-ordered maps (keyed by combination index), so `random.choice(list(set))`
+ * becomes reproducible.
  */
 export const existenceTrackingTask: SpatialTask = {
   name: "existence_tracking",
   selectExpected: yesNoBalance,
   generate(ctx, expected) {
     const { rng, mode } = ctx;
-    const inCanvas = new Map<string, Combo>(ctx.shapes.map((s) => [comboKey(s), s]));
-    const notIn = new Map<string, Combo>();
+    const inCanvas = new Map<number, Combo>(ctx.shapes.map((s) => [comboIndex(s), s]));
+    const notIn = new Map<number, Combo>();
     const choices = rng.shuffle(allCombinations());
     let cursor = 0;
     // Upstream spins forever when every combination is on the canvas; here that is bounded.
     const advance = (): boolean => {
       for (let step = 0; step < choices.length; step++) {
-        if (!inCanvas.has(comboKey(choices[cursor]!))) return true;
+        if (!inCanvas.has(comboIndex(choices[cursor]!))) return true;
         cursor = (cursor + 1) % choices.length;
       }
       return false;
     };
     const remove = (): string => {
       const victim = rng.choice([...inCanvas.values()]);
-      inCanvas.delete(comboKey(victim));
-      notIn.set(comboKey(victim), victim);
+      inCanvas.delete(comboIndex(victim));
+      notIn.set(comboIndex(victim), victim);
       return `The ${shapeLabel(victim)} is removed from the canvas. `;
     };
 
@@ -49,8 +50,8 @@ export const existenceTrackingTask: SpatialTask = {
         }
         const added = choices[cursor]!;
         text += `A ${shapeLabel(added)} is added to the canvas. `;
-        inCanvas.set(comboKey(added), added);
-        notIn.delete(comboKey(added));
+        inCanvas.set(comboIndex(added), added);
+        notIn.delete(comboIndex(added));
         cursor = (cursor + 1) % choices.length;
       } else {
         text += remove();
@@ -71,25 +72,25 @@ export const existenceTrackingTask: SpatialTask = {
     else if (expected === "No") qa = qa.reverse();
 
     if (rng.random() < 0.5) {
-      inCanvas.delete(comboKey(existing));
+      inCanvas.delete(comboIndex(existing));
       qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
     } else if (notIn.size > 1) {
-      notIn.delete(comboKey(missing));
+      notIn.delete(comboIndex(missing));
       qa.push([ask(rng.choice([...notIn.values()])), "No"]);
     } else if (mode === "compat") {
       // Upstream re-asks the cursor shape, which is often the question already asked.
       qa.push([ask(cursorShape()), "No"]);
     } else {
       // Fixed: the next absent combination that has not been asked yet.
-      const asked = comboKey(missing);
+      const asked = comboIndex(missing);
       let pick: Combo | undefined;
       for (let step = 0; step < choices.length && pick === undefined; step++) {
         const c = choices[(cursor + step) % choices.length]!;
-        if (!inCanvas.has(comboKey(c)) && comboKey(c) !== asked) pick = c;
+        if (!inCanvas.has(comboIndex(c)) && comboIndex(c) !== asked) pick = c;
       }
       if (pick !== undefined) qa.push([ask(pick), "No"]);
       else {
-        inCanvas.delete(comboKey(existing));
+        inCanvas.delete(comboIndex(existing));
         if (inCanvas.size > 0) qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
       }
     }

@@ -81,6 +81,21 @@ function generateCompat(ctx: TaskContext): TaskOutput {
  * both edges, so every chain sentence is true, no shape is omitted and every answer is entailed.
  */
 export function strictChain(shapes: readonly Shape[], axis: Axis): number[] | undefined {
+  let cached = chains.get(shapes);
+  if (cached === undefined || cached.n !== shapes.length) chains.set(shapes, (cached = { n: shapes.length }));
+  if (!(axis in cached)) cached[axis] = computeStrictChain(shapes, axis);
+  const chain = cached[axis];
+  return chain === undefined ? undefined : [...chain];
+}
+
+/**
+ * The chains of a canvas, computed once: accepts() and generate() ask for them up to five times
+ * per canvas. Keyed by the shapes array (the same one is passed to both); `n` guards against a
+ * caller changing the array in between.
+ */
+const chains = new WeakMap<readonly Shape[], { n: number; horizontal?: readonly number[] | undefined; vertical?: readonly number[] | undefined }>();
+
+function computeStrictChain(shapes: readonly Shape[], axis: Axis): number[] | undefined {
   const boxes = shapes.map(bbox);
   const lo = (k: number) => (axis === "horizontal" ? boxes[k]!.left : boxes[k]!.bottom);
   const hi = (k: number) => (axis === "horizontal" ? boxes[k]!.right : boxes[k]!.top);
@@ -100,7 +115,11 @@ function generateFixed(ctx: TaskContext): TaskOutput {
   if (axes.length === 0) throw new CanvasRejected("transitivity: the shapes form no strict chain on either axis");
   const axis = rng.choice(axes);
   const chain = strictChain(shapes, axis)!;
-  const pos = new Map(chain.map((k, p) => [k, p]));
+  // Position in the chain per shape; unordered pairs below are numbered min * n + max (not strings).
+  const pos: number[] = [];
+  chain.forEach((k, p) => {
+    pos[k] = p;
+  });
   const originPos = rng.int(1, n - 2);
   const origin = chain[originPos]!;
   // Ascending chain order means "further left" / "further down" for lower positions.
@@ -115,18 +134,19 @@ function generateFixed(ctx: TaskContext): TaskOutput {
       prev = next;
     }
   }
-  const answer = (s1: number, s2: number): string => (pos.get(s2)! < pos.get(s1)! ? lowDir! : highDir!);
+  const answer = (s1: number, s2: number): string => (pos[s2]! < pos[s1]! ? lowDir! : highDir!);
+  const pairKey = (a: number, b: number) => (a < b ? a * n + b : b * n + a);
   const pairs: [number, number][] = [];
   for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b) pairs.push([a, b]);
-  const [s1, s2] = rng.choice(pairs.filter(([a, b]) => Math.abs(pos.get(a)! - pos.get(b)!) >= 2));
+  const [s1, s2] = rng.choice(pairs.filter(([a, b]) => Math.abs(pos[a]! - pos[b]!) >= 2));
   const qa: QA[] = [[question(shapes, s1, s2), answer(s1, s2)]];
-  const used = new Set([`${Math.min(s1, s2)},${Math.max(s1, s2)}`]);
+  const used = new Set([pairKey(s1, s2)]);
   for (let round = 0; round < 2; round++) {
-    const free = pairs.filter(([a, b]) => !used.has(`${Math.min(a, b)},${Math.max(a, b)}`));
+    const free = pairs.filter(([a, b]) => !used.has(pairKey(a, b)));
     if (free.length === 0) break;
     const [a, b] = rng.choice(free);
     qa.push([question(shapes, a, b), answer(a, b)]);
-    used.add(`${Math.min(a, b)},${Math.max(a, b)}`);
+    used.add(pairKey(a, b));
   }
   return { questions: qa, description };
 }
