@@ -14,6 +14,10 @@ describe("rowLines", () => {
             const fp = optionsFingerprint(options);
             for (let i = 0; i < options.count; i++) {
               const record = generateCanvas(options, i);
+              // Generated text never needs escaping; check the escaping path on one canvas anyway.
+              if (i === 1)
+                for (const key of ["full", "existence_tracking"])
+                  if (record.descriptions[key] !== undefined) record.descriptions[key] += ' "q" \\ \n \ud83d\ude00 \ud800 é';
               const image = `data:"${record.name}`;
               const items = itemsOf(record, options, fp, images, fewshot);
               for (const format of ["seahelm", "ultraeval"] as const) {

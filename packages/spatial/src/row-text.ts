@@ -12,8 +12,8 @@ export interface RowLine {
   image: boolean;
   /**
    * The JSON text without the newline is `head + description + tail`: `description` is the escaped
-   * description without its closing quote, one flat string shared by the rows of a canvas, so a
-   * writer can copy it as is instead of flattening a concatenation of several KB per row.
+   * description without its quotes, one flat string shared by the rows of a canvas, so a writer can
+   * copy it as is instead of flattening a concatenation of several KB per row.
    */
   head: string;
   description: string;
@@ -26,6 +26,18 @@ export function lineText(row: RowLine): string {
 }
 
 const q = JSON.stringify;
+
+/** Characters JSON.stringify escapes (quote, backslash, controls) or may (surrogates, lone or not). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * `JSON.stringify(s)` without its quotes. Generated text never needs escaping, and checking that is
+ * about twice as fast as escaping; it also leaves `s` itself (flattened once by the test) to be
+ * copied into every row that uses it.
+ */
+function jsonBody(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? q(s).slice(1, -1) : s;
+}
 
 /**
  * The rows of one canvas as JSON text: the same bytes as `JSON.stringify(seahelmRow(item, ...))` /
@@ -48,17 +60,17 @@ export function rowLines(
   const out: RowLine[] = [];
   const n = record.shapes.length;
   const compat = options.mode === "compat";
-  // Escaped descriptions without their closing quote, so a suffix can be appended.
-  const open = new Map<DescriptionType, string>();
-  const openOf = (dtype: DescriptionType): string | undefined => {
-    let o = open.get(dtype);
-    if (o === undefined) {
+  // Escaped descriptions without their quotes, so a suffix can be appended.
+  const escaped = new Map<DescriptionType, string>();
+  const escapedOf = (dtype: DescriptionType): string | undefined => {
+    let e = escaped.get(dtype);
+    if (e === undefined) {
       const base = dtype === "image" ? imageDescription(n) : record.descriptions[dtype];
       if (base === undefined) return undefined;
-      o = q(base).slice(0, -1);
-      open.set(dtype, o);
+      e = jsonBody(base);
+      escaped.set(dtype, e);
     }
-    return o;
+    return e;
   };
   const canvasJ = q(record.name);
   // SEA-HELM metadata after `canvas`: the same for every row of the canvas.
@@ -77,30 +89,31 @@ export function rowLines(
     const dtypes: DescriptionType[] = [...TASK_DESCRIPTIONS[task]];
     if (images && IMAGE_TASKS.includes(task)) dtypes.push("image");
     for (const dtype of dtypes) {
-      const o = openOf(dtype);
-      if (o === undefined) continue;
+      const body = escapedOf(dtype);
+      if (body === undefined) continue;
       const isImage = dtype === "image";
       // What itemsOf appends to the description: tracking operations, then inline few-shot pairs.
       let suffix = ops === undefined ? "" : compat && !isImage ? ops : ` ${ops}`;
       if (inlineFewshot) suffix = withFewshot(suffix, fewshot);
-      const descriptionTail = suffix === "" ? '"' : q(suffix).slice(1);
-      const idJ = q(itemId(fingerprint, task, dtype, record.index, inlineFewshot));
+      const descriptionTail = `${jsonBody(suffix)}"`;
+      // Ids are made of the hex fingerprint, task and type names and the index: nothing to escape.
+      const idJ = `"${itemId(fingerprint, task, dtype, record.index, inlineFewshot)}"`;
       if (isImage) imageJ ??= q(imageRef());
       const imagePart = isImage ? `,"image":${imageJ}` : "";
       const dtypeJ = q(dtype);
       const [head, tail] =
         format === "seahelm"
           ? [
-              `{"id":${idJ},"prompts":[{"description":`,
+              `{"id":${idJ},"prompts":[{"description":"`,
               `${descriptionTail},"question":${questionJ}}],"label":${answerJ}${imagePart},` +
                 `"metadata":{"task":${taskJ},"description_type":${dtypeJ},"canvas":${canvasJ}${metaTail}${fewshotJ}}}`,
             ]
           : [
-              `{"id":${idJ},"passage":`,
+              `{"id":${idJ},"passage":"`,
               `${descriptionTail},"question":${questionJ},"target_scores":{},"answer":${answerJ}${imagePart},` +
                 `"task":${taskJ},"description_type":${dtypeJ},"canvas":${canvasJ}}`,
             ];
-      out.push({ file: `${seahelmTaskKey(task, isImage)}.jsonl`, task, image: isImage, head, description: o, tail });
+      out.push({ file: `${seahelmTaskKey(task, isImage)}.jsonl`, task, image: isImage, head, description: body, tail });
     }
   }
   return out;
