@@ -88,10 +88,11 @@ export interface ChunkResult {
 /**
  * The lines of one data file for one range, encoded as they come. Keeping a range's rows (megabytes)
  * as strings until the range ends made every young-generation GC copy them; outside the JS heap they
- * cost nothing to the GC.
+ * cost nothing to the GC. Buffers are reused once written (`releaseLines`): allocating megabytes of
+ * external memory per range set off full GCs.
  */
 class LineBuffer {
-  private buf = Buffer.allocUnsafeSlow(1 << 16);
+  private buf = spareBuffers.pop() ?? Buffer.allocUnsafeSlow(1 << 20);
   private len = 0;
   count = 0;
 
@@ -114,6 +115,14 @@ class LineBuffer {
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.len);
   }
+}
+
+const spareBuffers: Buffer[] = [];
+
+/** Hands line bytes back, once written or posted (copied), for reuse by later ranges on this thread. */
+export function releaseLines(data: Uint8Array): void {
+  // The bytes are a view from offset 0 of a LineBuffer's own (unpooled) memory, or of a copy of it.
+  if (spareBuffers.length < 16) spareBuffers.push(Buffer.from(data.buffer, 0, data.buffer.byteLength));
 }
 
 /** Generates canvases [start, end): writes their per-canvas files and returns their rows. */
@@ -268,9 +277,12 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
         files++;
       }
       inflight.push(
-        writeAll(h, data).catch((err: unknown) => {
-          writeError ??= err;
-        }),
+        writeAll(h, data).then(
+          () => releaseLines(data),
+          (err: unknown) => {
+            writeError ??= err;
+          },
+        ),
       );
       rows[file] = (rows[file] ?? 0) + (chunk.rows[file] ?? 0);
     }
