@@ -12,7 +12,7 @@ export interface FileSink {
   write(path: string, data: string | Uint8Array): void;
   /** undefined, or a promise to await before producing more (bounds the memory held by queued files). */
   room(): Promise<void> | undefined;
-  /** Waits for every write; throws the first failure. */
+  /** Waits for every write; throws the first failure. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -40,6 +40,7 @@ export async function threadFileSink(): Promise<FileSink> {
   let queued = 0;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
   worker.on("message", (msg: { ok: true } | { ok: false; message: string; code?: string }) => {
     queued--;
     if (!msg.ok && failure === undefined) failure = Object.assign(new Error(msg.message), msg.code ? { code: msg.code } : {});
@@ -69,13 +70,17 @@ export async function threadFileSink(): Promise<FileSink> {
       if (paths.length >= BATCH_FILES || bytes >= BATCH_BYTES) flush();
     },
     room: () => (queued > MAX_QUEUED || failure !== undefined ? waitBelow(MAX_QUEUED) : undefined),
-    async close() {
-      try {
-        flush();
-        await waitBelow(0);
-      } finally {
-        await worker.terminate();
-      }
+    close() {
+      // Idempotent, so an error path can always call it to stop the thread.
+      closing ??= (async () => {
+        try {
+          flush();
+          await waitBelow(0);
+        } finally {
+          await worker.terminate();
+        }
+      })();
+      return closing;
     },
   };
 }

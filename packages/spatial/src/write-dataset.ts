@@ -294,8 +294,10 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
       const sink = useFileThread(resolved.count, format, images) ? await threadFileSink() : syncFileSink();
       try {
         for (let s = 0; s < resolved.count; s += CHUNK) await consume(await processRange(outDir, options, s, Math.min(resolved.count, s + CHUNK), sink));
-      } finally {
         await sink.close();
+      } finally {
+        // After an error: stop the writer without replacing the error by a write failure.
+        await sink.close().catch(() => {});
       }
     }
     await Promise.all(inflight);
