@@ -155,6 +155,20 @@ describe("worker threads", () => {
     for (const f of readdirSync(outs[0]!)) expect(readFileSync(join(outs[1]!, f), "utf8"), f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
     expect(readFileSync(join(outs[0]!, "spatial-count.jsonl"), "utf8").trim().split("\n")).toHaveLength(1800);
   });
+
+  it.skipIf(!built || !existsSync(join(dist, "file-writer-worker.js")))("the writer thread (500+ canvases) writes the same files as inline writes", () => {
+    // Fixed-mode canvas i does not depend on the count: 600 canvases use the writer thread, 100 do not.
+    const outs = [100, 600].map((count) => {
+      const out = join(tmp, `writer-${count}`);
+      execFileSync(process.execPath, [join(dist, "cli.js"), "generate", "--shapes", "4", "--count", String(count), "--seed", "fw", "--out", out]);
+      return out;
+    });
+    expect(readdirSync(outs[1]!).filter((f) => f.startsWith("canvas_"))).toHaveLength(600);
+    for (let i = 0; i < 100; i++) {
+      const f = `canvas_4_${i}.json`;
+      expect(readFileSync(join(outs[1]!, f), "utf8"), f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
+    }
+  });
 });
 
 describe("describe on an impossible canvas", () => {
