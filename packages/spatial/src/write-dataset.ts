@@ -234,8 +234,8 @@ function defaultWorkers(count: number): number {
 
 /**
  * Whether a single-threaded run writes its per-canvas files (original layout, images) on the writer
- * thread: measured 7 shapes, original layout, 2 cores: ~4,900-6,000 -> see bench/spatial/RESULTS.md.
- * Not worth a thread's start-up for small runs or without a second core.
+ * thread, overlapping file creation with generation (7 shapes, original layout, 2 cores: about
+ * 1.6x; bench/spatial/RESULTS.md). Not worth a thread's start-up for small runs or on one core.
  */
 function useFileThread(count: number, format: OutputFormat, images: boolean): boolean {
   return (format === "original" || images) && count >= 2 * CHUNK && availableParallelism() >= 2 && threadFileSinkAvailable();
