@@ -67,7 +67,8 @@ describe("yardstick spatial CLI", () => {
     const task = config["spatial-count"];
     expect(task.competency).toBe("spatial");
     expect(task.aggregation_group).toBe("spatial");
-    expect(task.yardstick.metrics).toEqual([{ id: "spatial-lenient" }, { id: "spatial-strict" }]);
+    // Fixed-mode data: the lenient rules score the answer after the tag (see seahelm-config.ts).
+    expect(task.yardstick.metrics).toEqual([{ id: "spatial-lenient", options: { useRawResponse: false } }, { id: "spatial-strict" }]);
     expect(task.languages.en.prompt_template.answer_tag).toBe("Answer:");
     const rows = readFileSync(join(dir, task.languages.en.filepath), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(rows).toHaveLength(9);
@@ -197,5 +198,38 @@ describe("--few-shot", () => {
     expect(row.id).toMatch(/-count-full-fewshot-0$/);
     const [q1, a1] = row.metadata.fewshot[0];
     expect(row.prompts[0].description).toContain(`\nQuestion: ${q1}\nAnswer: ${a1}`);
+  });
+});
+
+describe("fixes from review", () => {
+  it("fixed mode asks existence tracking with 12+ shapes instead of failing when every combination is on the canvas", async () => {
+    for (const shapes of ["12", "16", "20"]) {
+      const r = await run("generate", "--shapes", shapes, "--count", "60", "--seed", "z", "--tasks", "existence_tracking", "--out", join(tmp, `et-${shapes}`));
+      expect(r.code, r.stderr).toBe(0);
+    }
+  });
+
+  it("a compat dataset's ids depend on its count (its balancing does); fixed ids do not", async () => {
+    const ids = async (mode: string, count: string) => {
+      const dir = join(tmp, `ids-${mode}-${count}`);
+      expect((await run("generate", "--shapes", "3", "--count", count, "--seed", "s", "--mode", mode, "--format", "seahelm", "--tasks", "existence", "--out", dir)).code).toBe(0);
+      return readFileSync(join(dir, "spatial-existence.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; prompts: unknown });
+    };
+    const c10 = await ids("compat", "10");
+    const c20 = await ids("compat", "20");
+    const c20ids = new Set(c20.map((r) => r.id));
+    expect(c10.some((r) => c20ids.has(r.id))).toBe(false);
+    const f10 = await ids("fixed", "10");
+    const f20 = await ids("fixed", "20");
+    for (const r of f10) expect(f20.find((q) => q.id === r.id)?.prompts).toEqual(r.prompts);
+  });
+
+  it("compat configs score as upstream (over-1 sums kept); fixed configs score the answer after the tag", async () => {
+    for (const mode of ["compat", "fixed"]) {
+      const dir = join(tmp, `cfg-${mode}`);
+      expect((await run("generate", "--shapes", "3", "--count", "4", "--seed", "c", "--mode", mode, "--format", "seahelm", "--out", dir)).code).toBe(0);
+      const config = readFileSync(join(dir, "config.yaml"), "utf8");
+      expect(config).toContain(mode === "compat" ? "compat: true" : "useRawResponse: false");
+    }
   });
 });

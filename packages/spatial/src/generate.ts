@@ -59,19 +59,24 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
 
 /** A short hash of everything that changes the generated content; part of every item id. */
 export function optionsFingerprint(o: ResolvedOptions): string {
-  const canonical = JSON.stringify({ seed: o.seed, shapes: o.shapes, mode: o.mode, tasks: o.tasks });
+  // Compat balancing is in contiguous blocks sized by the count, so there the same index holds a
+  // different item for another count: the count is part of a compat dataset's identity. Fixed mode
+  // interleaves, so its ids stay valid across counts (a longer dataset extends a shorter one).
+  const canonical = JSON.stringify({ seed: o.seed, shapes: o.shapes, mode: o.mode, tasks: o.tasks, ...(o.mode === "compat" ? { count: o.count } : {}) });
   return createHash("sha256").update(canonical).digest("hex").slice(0, 12);
 }
 
 /** optionsFingerprint per options object (a hash per canvas showed in profiles); re-checked against the fields. */
-const fingerprintCache = new WeakMap<ResolvedOptions, { seed: string; shapes: number; mode: Mode; tasks: string; fingerprint: string }>();
+const fingerprintCache = new WeakMap<ResolvedOptions, { seed: string; shapes: number; mode: Mode; tasks: string; count: number; fingerprint: string }>();
 
 function cachedFingerprint(o: ResolvedOptions): string {
   const tasks = o.tasks.join(",");
   const hit = fingerprintCache.get(o);
-  if (hit !== undefined && hit.seed === o.seed && hit.shapes === o.shapes && hit.mode === o.mode && hit.tasks === tasks) return hit.fingerprint;
+  if (hit !== undefined && hit.seed === o.seed && hit.shapes === o.shapes && hit.mode === o.mode && hit.tasks === tasks && hit.count === o.count) {
+    return hit.fingerprint;
+  }
   const fingerprint = optionsFingerprint(o);
-  fingerprintCache.set(o, { seed: o.seed, shapes: o.shapes, mode: o.mode, tasks, fingerprint });
+  fingerprintCache.set(o, { seed: o.seed, shapes: o.shapes, mode: o.mode, tasks, count: o.count, fingerprint });
   return fingerprint;
 }
 

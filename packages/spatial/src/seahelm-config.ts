@@ -42,7 +42,13 @@ export function seahelmConfigYaml(tasks: readonly ConfigTask[], meta: { seed: st
         },
       },
       yardstick: {
-        metrics: SPATIAL_METRIC_IDS.map((id) => ({ id })),
+        // compat data is scored as upstream (raw response, uncapped over-1 sums); fixed data scores
+        // the answer after the tag, so reasoning before "Answer:" cannot mislead the lenient rules.
+        metrics: SPATIAL_METRIC_IDS.map((id) =>
+          id === "spatial-lenient"
+            ? { id, options: meta.mode === "compat" ? { compat: true } : { useRawResponse: false } }
+            : { id },
+        ),
         mainScore: "lenient_accuracy",
         postprocessors: [{ id: "seahelm-answer-tag", options: { tag: "Answer:", mode: "line" } }],
       },

@@ -62,7 +62,17 @@ export const existenceTrackingTask: SpatialTask = {
       if (!advance()) throw new SpatialGenerationError(`${ctx.canvasName}: existence_tracking: no shape is missing from the canvas`);
       return choices[cursor]!;
     };
-    const missing = notIn.size > 0 ? rng.choice([...notIn.values()]) : cursorShape();
+    let missing: Combo;
+    if (notIn.size > 0) missing = rng.choice([...notIn.values()]);
+    else if (advance()) missing = choices[cursor]!;
+    else if (mode === "fixed" && inCanvas.size > 1) {
+      // Every combination is on the canvas (possible from 12 shapes on): one more removal makes a
+      // "No" question possible, where upstream (and compat) fail.
+      text += remove();
+      missing = rng.choice([...notIn.values()]);
+    } else {
+      missing = cursorShape();
+    }
     const existing = rng.choice([...inCanvas.values()]);
     let qa: QA[] = [
       [ask(existing), "Yes"],
