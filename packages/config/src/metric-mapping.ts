@@ -52,3 +52,17 @@ export function answerTagMode(metricClass: string, tag: string | null): AnswerTa
   if (WHOLE_RESPONSE_CLASSES.has(metricClass)) return "none";
   return "line";
 }
+
+/**
+ * Extraction details of particular SEA-HELM metric classes, as options of `seahelm-answer-tag`:
+ * minimal pairs and pragmatic reasoning match the tag case-sensitively and only at its first
+ * occurrence (their regex is `tag[\s*]*(labels)*`, flags 0); NIAH and CWE score a response without
+ * the tag and closing tag as empty (`return_original_response_on_failure=False`).
+ */
+export function answerTagExtraOptions(metricClass: string): Record<string, unknown> {
+  if (metricClass === "MinimalPairsMetric" || metricClass === "PragmaticReasoningMetric") {
+    return { caseInsensitive: false, firstTagOnly: true };
+  }
+  if (CLOSE_TAG_CLASSES.has(metricClass)) return { emptyOnNoMatch: true };
+  return {};
+}

@@ -81,7 +81,9 @@ describe("toTaskSpecs on the corpus", () => {
     expect(one("qa", "id").postprocessors[0]?.options).toEqual({ tag: "Jawaban:", mode: "line" });
     expect(one("qa", "id").metrics[0]?.id).toBe("seahelm-qa");
     expect(one("niah_multikey_8k").metrics[0]?.id).toBe("seahelm-niah");
-    expect(one("niah_multikey_8k").postprocessors[0]?.options).toEqual({ tag: "<Answer>", mode: "until-close-tag" });
+    expect(one("niah_multikey_8k").postprocessors[0]?.options).toEqual({ tag: "<Answer>", mode: "until-close-tag", emptyOnNoMatch: true });
+    // Minimal pairs match the tag case-sensitively, first occurrence only, as upstream's `(labels)*`.
+    expect(one("mp-r", "id").postprocessors[0]?.options).toMatchObject({ mode: "labels", caseInsensitive: false, firstTagOnly: true });
     expect(one("niah_multikey_8k").data.id).toBe("seahelm:NIAHDataloader");
     expect(one("mt-bench-judge").postprocessors[0]?.options).toEqual({ tag: "", mode: "none" });
     expect(one("mt-bench-judge").metrics[0]?.id).toBe("seahelm:MTBenchJudgeMetric");

@@ -3,7 +3,7 @@
  */
 import { ConfigError, type PluginRef, type TaskSpec } from "@yardstick/core";
 import type { LoadedConfigs, LoadedTask } from "./load-seahelm.js";
-import { answerTagMode, metricIdForClass } from "./metric-mapping.js";
+import { answerTagExtraOptions, answerTagMode, metricIdForClass } from "./metric-mapping.js";
 import { dataRefFor, type FileCheckCache } from "./resolve-data-path.js";
 import type { SeaHelmConstants, SeaHelmLanguageConfig, SeaHelmTask } from "./seahelm-schema.js";
 
@@ -133,7 +133,9 @@ function buildSpec(
   for (const [key, option] of Object.entries(METRIC_SWITCHES)) if (config[key] !== undefined) metricOptions[option] = config[key];
   let metrics: PluginRef[] = [{ id: metricIdForClass(metricClass), options: metricOptions }];
   const mode = answerTagMode(metricClass, tag);
-  let postprocessors: PluginRef[] = [{ id: "seahelm-answer-tag", options: { tag: tag ?? "", mode } }];
+  let postprocessors: PluginRef[] = [
+    { id: "seahelm-answer-tag", options: { tag: tag ?? "", mode, ...(mode === "none" ? {} : answerTagExtraOptions(metricClass)) } },
+  ];
   let mainScore = config.metric;
   let labels: string[] | undefined;
 

@@ -81,3 +81,21 @@ describe("seahelm-answer-tag, bad input", () => {
     expect(() => pp.process(42 as unknown as string, { tag: "A:", mode: "line" })).toThrow(DataLoadError);
   });
 });
+
+describe("seahelm-answer-tag, upstream per-metric details", () => {
+  it("firstTagOnly: only the first tag counts, as minimal pairs' `(labels)*` (no label after it: the raw text)", () => {
+    const o = { tag: "Jawapan:", mode: "labels", labels: ["A", "B"], caseInsensitive: false, firstTagOnly: true };
+    expect(pp.process("Jawapan: B", o)).toBe("B");
+    expect(pp.process("Jawapan: Saya rasa...\nJawapan: B", o)).toBe("Jawapan: Saya rasa...\nJawapan: B");
+    expect(pp.process("jawapan: B", o)).toBe("jawapan: B");
+    // Without the option the later tag is found (yardstick's default for F1Acc-style tasks).
+    expect(pp.process("Jawapan: Saya rasa...\nJawapan: B", { tag: "Jawapan:", mode: "labels", labels: ["A", "B"] })).toBe("B");
+  });
+
+  it("emptyOnNoMatch: NIAH/CWE responses without the tag and a closing tag score as empty", () => {
+    const o = { tag: "<answer>", mode: "until-close-tag", emptyOnNoMatch: true };
+    expect(pp.process("<answer> apple, banana </answer>", o)).toBe("apple, banana");
+    expect(pp.process("<answer> apple, banana", o)).toBe("");
+    expect(pp.process("apple, banana", o)).toBe("");
+  });
+});

@@ -17,7 +17,7 @@ export const SEAHELM_ANSWER_TAG_ID = "seahelm-answer-tag";
 
 export type AnswerTagMode = "labels" | "line" | "until-close-tag" | "none";
 const MODES: readonly AnswerTagMode[] = ["labels", "line", "until-close-tag", "none"];
-const KNOWN = ["tag", "mode", "labels", "stripDollar", "caseInsensitive", "unescapedTag"];
+const KNOWN = ["tag", "mode", "labels", "stripDollar", "caseInsensitive", "unescapedTag", "firstTagOnly", "emptyOnNoMatch"];
 
 export interface AnswerTagOptions {
   tag: string;
@@ -26,6 +26,10 @@ export interface AnswerTagOptions {
   stripDollar?: boolean;
   caseInsensitive?: boolean;
   unescapedTag?: boolean;
+  /** Only the first occurrence of the tag counts (labels mode), as in SEA-HELM's minimal-pairs and pragmatic metrics. */
+  firstTagOnly?: boolean;
+  /** With no match the answer is "" instead of the whole response (SEA-HELM's NIAH/CWE). */
+  emptyOnNoMatch?: boolean;
 }
 
 /** Escapes the characters that are syntax in a JS regex (valid with and without the `u` flag). */
@@ -68,7 +72,7 @@ function parseOptions(options: Record<string, unknown>, ctx: PostprocessContext 
   const out: AnswerTagOptions = { tag, mode: mode as AnswerTagMode };
   const labels = optionalStringList(id, options, "labels");
   if (labels !== undefined) out.labels = labels;
-  for (const key of ["stripDollar", "caseInsensitive", "unescapedTag"] as const) {
+  for (const key of ["stripDollar", "caseInsensitive", "unescapedTag", "firstTagOnly", "emptyOnNoMatch"] as const) {
     const v = optionalBoolean(id, options, key);
     if (v !== undefined) out[key] = v;
   }
@@ -108,7 +112,9 @@ export function buildAnswerTagRegex(o: AnswerTagOptions, taskLabels?: readonly s
       });
     }
     const alternation = orderLabels(labels).map(escapeRegex).join("|");
-    return compile(`${tag}[${PY_WS_CLASS_BODY}\\*]*(${alternation})+`, flags, o);
+    // firstTagOnly: SEA-HELM's minimal-pairs/pragmatic regex ends in `(labels)*`, which matches at
+    // the first tag even with no label after it (then there is no answer and the raw text is used).
+    return compile(`${tag}[${PY_WS_CLASS_BODY}\\*]*(${alternation})${o.firstTagOnly ? "*" : "+"}`, flags, o);
   }
   if (o.mode === "line") return compile(`${tag}[${PY_WS_CLASS_BODY}\`*]*(${PY_DOT}*)`, flags, o);
   return compile(`(?<=${tag})([\\s\\S]*)(?=</)`, flags, o);
@@ -124,8 +130,16 @@ export function cleanAnswer(s: string, stripDollar = true): string {
 export function extractAnswer(text: string, o: AnswerTagOptions, taskLabels?: readonly string[]): string {
   const re = buildAnswerTagRegex(o, taskLabels);
   const m = re === null ? null : re.exec(text);
-  const picked = m === null ? text : (m[1] ?? "");
-  return cleanAnswer(picked, o.stripDollar ?? true);
+  return cleanAnswer(pick(text, m, o), o.stripDollar ?? true);
+}
+
+/**
+ * Group 1 of the match. With no match — or, under firstTagOnly, a tag with no label after it — the
+ * raw text (SEA-HELM's fallback), or "" with emptyOnNoMatch (its NIAH/CWE metrics score that as 0).
+ */
+function pick(text: string, m: RegExpExecArray | null, o: AnswerTagOptions): string {
+  if (m !== null && (m[1] !== undefined || !o.firstTagOnly)) return m[1] ?? "";
+  return o.emptyOnNoMatch ? "" : text;
 }
 
 /** The `seahelm-answer-tag` postprocessor. Compiled regexes are cached per options and label set. */
@@ -157,7 +171,7 @@ export function createSeahelmAnswerTagPostprocessor(): PostprocessorV1 {
         byTask.set(task, p);
       }
       const m = p.re === null ? null : p.re.exec(input);
-      return cleanAnswer(m === null ? input : (m[1] ?? ""), p.o.stripDollar ?? true);
+      return cleanAnswer(pick(input, m, p.o), p.o.stripDollar ?? true);
     },
   };
 }

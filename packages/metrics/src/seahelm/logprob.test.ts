@@ -28,3 +28,17 @@ describe("seahelm-logprob", () => {
     await expect(async () => metric.compute([input("l2", "abc", "A")], {})).rejects.toThrow(/cumulative log-probability/);
   });
 });
+
+describe("seahelm-logprob input checks", () => {
+  it("counts blank strings as missing and refuses values that are not log-probabilities", async () => {
+    const { cumulativeLogprobOf } = await import("./logprob.js");
+    const at = (prediction: unknown) => cumulativeLogprobOf({ sampleId: "s", prediction, reference: "" });
+    expect(at("  ")).toBeNull();
+    expect(at("\n")).toBeNull();
+    expect(at(" -1.5 ")).toBe(-1.5);
+    expect(at(-0.25)).toBe(-0.25);
+    for (const bad of ["0x10", "1e-3", 0.5, Number.NEGATIVE_INFINITY, "Infinity", "abc"]) {
+      expect(() => at(bad), String(bad)).toThrow(/cumulative log-probability/);
+    }
+  });
+});

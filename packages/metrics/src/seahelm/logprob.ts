@@ -6,14 +6,18 @@ export const LOGPROB_ID = "seahelm-logprob";
 
 /**
  * A sample's cumulative log-probability of the gold continuation: a number, a numeric string, or
- * null/undefined/"" for a missing value (counted as probability 0). NaN and non-numeric strings are
- * rejected rather than silently treated as missing.
+ * null/undefined/blank for a missing value (counted as probability 0). NaN, ±Infinity, positive
+ * values and non-decimal strings are rejected rather than silently scored.
  */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 export function cumulativeLogprobOf(input: MetricInput): number | null {
   const v = input.prediction;
-  if (v === null || v === undefined || v === "") return null;
-  const x = typeof v === "string" ? Number(v.trim()) : v;
-  if (typeof x !== "number" || Number.isNaN(x) || x === Number.POSITIVE_INFINITY) {
+  if (v === null || v === undefined || (typeof v === "string" && v.trim() === "")) return null;
+  // Strings must be plain decimals ("0x10", "Infinity" are not log-probabilities); a log-probability
+  // is finite and at most 0 (a tiny positive rounding error is tolerated).
+  const x = typeof v === "string" ? (DECIMAL.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v;
+  if (typeof x !== "number" || !Number.isFinite(x) || x > 1e-9) {
     throw new MetricError(`prediction must be a cumulative log-probability (number ≤ 0) or null, got ${describe(v)}`, {
       metricId: LOGPROB_ID,
       sampleId: input.sampleId,
