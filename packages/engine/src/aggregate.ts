@@ -16,9 +16,16 @@ export interface TaskResult {
 
 export type ResultsTree = Record<string, unknown> & { total?: number };
 
+/**
+ * A competency-specific roll-up (SEA-HELM's LINDSEA rule, say), given the competency's tasks in one
+ * language: extra entries for the competency node and, when it returns one, the competency total
+ * that replaces the plain mean. Injected by the runner, so the engine stays dialect-neutral.
+ */
+export type CompetencyRollup = (tasks: readonly TaskResult[]) => { entries: Record<string, unknown>; total?: number } | undefined;
+
 const mean = (xs: number[]): number | undefined => (xs.length === 0 ? undefined : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-export function aggregateResults(tasks: readonly TaskResult[]): ResultsTree {
+export function aggregateResults(tasks: readonly TaskResult[], rollups: Record<string, CompetencyRollup> = {}): ResultsTree {
   const tree: ResultsTree = {};
   const langTotals: number[] = [];
   const languages = [...new Set(tasks.map((t) => t.language || "all"))];
@@ -48,7 +55,12 @@ export function aggregateResults(tasks: readonly TaskResult[]): ResultsTree {
         compNode[group] = g;
         members.push(g);
       }
-      const total = mean(members);
+      let total = mean(members);
+      const rolled = rollups[comp]?.(inComp);
+      if (rolled) {
+        Object.assign(compNode, rolled.entries);
+        if (rolled.total !== undefined) total = rolled.total;
+      }
       if (total !== undefined) {
         compNode.total = total;
         compTotals.push(total);

@@ -119,3 +119,16 @@ describe("progress", () => {
     expect(formatDuration(Number.NaN)).toBe("?");
   });
 });
+
+describe("aggregateResults with a competency roll-up", () => {
+  it("merges the roll-up's entries and lets it set the competency total", () => {
+    const tree = aggregateResults(
+      [task({ name: "a", competency: "special", main: 10 }), task({ name: "b", competency: "special", main: 30 }), task({ name: "c", main: 90 })],
+      { special: (ts) => ({ entries: { rolled: ts.map((t) => t.name) }, total: 77 }) },
+    );
+    const id = tree.id as Record<string, Record<string, unknown>>;
+    expect(id.special).toMatchObject({ rolled: ["a", "b"], total: 77 });
+    expect(id.nlu?.total).toBe(90);
+    expect(id.total).toBe((77 + 90) / 2);
+  });
+});

@@ -12,7 +12,7 @@ import {
   type TaskSpec,
 } from "@yardstick/core";
 import type { HeadlineInterval } from "./headline-interval.js";
-import { type TaskResult, aggregateResults, type ResultsTree } from "./aggregate.js";
+import { type CompetencyRollup, type TaskResult, aggregateResults, type ResultsTree } from "./aggregate.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
@@ -52,6 +52,8 @@ export interface EvaluationSettings {
   /** Computes n, stderr and a confidence interval of per-sample scores (injected: see @yardstick/metrics). */
   summarize?: Summarize;
   log?: (message: string) => void;
+  /** Competency-specific roll-ups applied while aggregating (see `aggregateResults`). */
+  competencyRollups?: Record<string, CompetencyRollup>;
 }
 
 export interface TaskOutcome extends TaskResult {
@@ -127,7 +129,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
   }
   if (fatal) throw fatal;
   const aborted = stop.signal.aborted;
-  const results = aggregateResults(outcomes);
+  const results = aggregateResults(outcomes, settings.competencyRollups);
   return { results, tasks: outcomes, aborted };
 
   async function runTask(task: TaskSpec, previous: Map<string, TurnState[]>): Promise<TaskOutcome> {

@@ -11,7 +11,7 @@ import {
   runFingerprint,
   slug,
 } from "@yardstick/engine";
-import { summarize } from "@yardstick/metrics";
+import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
@@ -147,6 +147,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       progress,
       signal: controller.signal,
       summarize: (scores, s) => summarize(scores, { seed: s }),
+      // SEA-HELM scores its linguistic-diagnostics competency with the LINDSEA rule, not a plain mean.
+      competencyRollups: { "linguistic-diagnostics": lindseaRollup },
       log,
     });
     if (result.aborted) {

@@ -26,8 +26,10 @@ export {
   aggregatePragmatics,
   aggregatePragmaticsLogprobs,
   type LindseaParts,
+  lindseaRollup,
   PRAGMATICS_PHENOMENA,
   type PragmaticsAggregate,
+  type RollupTask,
 } from "./lindsea-aggregation.js";
 export { createSeahelmCweMetric, createSeahelmNiahMetric, seahelmListRecallOptionsSchema } from "./list-recall.js";
 export { createSeahelmLogprobMetric } from "./logprob.js";

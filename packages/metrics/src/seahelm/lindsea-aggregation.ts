@@ -105,3 +105,40 @@ export function aggregateLindsea(parts: LindseaParts): { normalized_score: numbe
   }
   return { normalized_score: scores.reduce((a, b) => a + b, 0) / scores.length, used };
 }
+
+/** What the roll-up needs of a task result (the engine's `TaskResult` has these fields). */
+export interface RollupTask {
+  name: string;
+  main: number | undefined;
+  metrics: Record<string, unknown>;
+}
+
+/**
+ * SEA-HELM's linguistic-diagnostics competency in one language: `pragmatics` pools the phenomena
+ * of pragmatic-single and pragmatic-pair, and `lindsea.normalized_score` — the mean of mp-r and
+ * pragmatics (syntax-criteria excluded, as upstream) — becomes the competency total. Undefined when
+ * neither part ran.
+ */
+export function lindseaRollup(tasks: readonly RollupTask[]): { entries: Record<string, unknown>; total?: number } | undefined {
+  const counts: PhenomenonCounts[] = [];
+  for (const t of tasks) {
+    if (t.name !== "pragmatic-single" && t.name !== "pragmatic-pair") continue;
+    const details = t.metrics["seahelm-pragmatic.details"] as { subcategories?: PhenomenonCounts } | undefined;
+    if (details?.subcategories) counts.push(details.subcategories);
+  }
+  const mpr = tasks.find((t) => t.name === "mp-r" && t.main !== undefined);
+  if (counts.length === 0 && !mpr) return undefined;
+  const entries: Record<string, unknown> = {};
+  let pragmatics: PragmaticsAggregate | undefined;
+  if (counts.length > 0) {
+    const phenomena = [...new Set(counts.flatMap((c) => Object.keys(c)))].sort();
+    pragmatics = aggregatePragmatics(counts, phenomena);
+    entries.pragmatics = pragmatics;
+  }
+  const lindsea = aggregateLindsea({
+    ...(mpr ? { "mp-r": { normalized_accuracy: mpr.main! } } : {}),
+    ...(pragmatics ? { pragmatics: { normalized_accuracy: pragmatics.normalized_accuracy } } : {}),
+  });
+  entries.lindsea = lindsea;
+  return { entries, total: lindsea.normalized_score };
+}

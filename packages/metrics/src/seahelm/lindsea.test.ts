@@ -86,3 +86,20 @@ describe("seahelm-pragmatic + aggregation", () => {
     expect(() => aggregateLindsea({})).toThrow(/none of mp-r/);
   });
 });
+
+describe("lindseaRollup", () => {
+  it("pools the pragmatic tasks per phenomenon and averages with mp-r into the competency total", async () => {
+    const { lindseaRollup } = await import("./lindsea-aggregation.js");
+    const r = lindseaRollup([
+      { name: "pragmatic-single", main: 40, metrics: { "seahelm-pragmatic.details": { subcategories: { presuppositions: [6, 10], scalar_implicatures: [8, 10] } } } },
+      { name: "pragmatic-pair", main: 60, metrics: { "seahelm-pragmatic.details": { subcategories: { presuppositions: [9, 10] } } } },
+      { name: "mp-r", main: 50, metrics: {} },
+      { name: "syntax-criteria", main: 99, metrics: {} },
+    ])!;
+    // presuppositions 15/20 = 0.75, scalar 8/10 = 0.8 → acc 0.775 → normalized (0.775 − 0.5)/0.5 = 55
+    const pragmatics = r.entries.pragmatics as { accuracy: number; normalized_accuracy: number };
+    expect(pragmatics.normalized_accuracy).toBeCloseTo(55, 10);
+    expect(r.total).toBeCloseTo((50 + 55) / 2, 10);
+    expect(lindseaRollup([{ name: "syntax-criteria", main: 80, metrics: {} }])).toBeUndefined();
+  });
+});
