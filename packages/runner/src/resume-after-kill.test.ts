@@ -33,22 +33,36 @@ function runCli(args: string[], env: NodeJS.ProcessEnv) {
   return { child, exited, stderr: () => stderr };
 }
 
+/** A toy task of `total` rows evaluated by the CLI against `serverUrl`, without the request cache. */
+function setUpRun(total: number, serverUrl: string) {
+  const tasks = makeSentimentTask(total);
+  const out = join(tasks, "run");
+  return {
+    out,
+    responses: join(out, "responses.jsonl"),
+    // --no-cache: the run store alone must prevent re-sending.
+    args: ["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${serverUrl}/v1`, "--out", out, "--concurrency", "4", "--no-cache"],
+    env: { YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) },
+  };
+}
+
+/** Starts the run and sends `signal` once at least `records` answers are stored. */
+async function interruptAfter(run: ReturnType<typeof setUpRun>, records: number, signal: NodeJS.Signals) {
+  const first = runCli(run.args, run.env);
+  const deadline = Date.now() + 30_000;
+  while (readRecords(run.responses).length < records && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  first.child.kill(signal);
+  return first;
+}
+
 describe("resume after kill -9", () => {
   it("continues where it stopped and never re-sends a request whose answer was stored", async () => {
     const server = await startDevServer({ port: 0, latencyMs: 10, policy: (req) => toyAnswer(req.lastUserText) });
     try {
       const total = 400;
-      const tasks = makeSentimentTask(total);
-      const out = join(tasks, "run");
-      const responses = join(out, "responses.jsonl");
-      // --no-cache: the run store alone must prevent re-sending.
-      const args = ["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${server.url}/v1`, "--out", out, "--concurrency", "4", "--no-cache"];
-      const env = { YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) };
-
-      const first = runCli(args, env);
-      const deadline = Date.now() + 30_000;
-      while (readRecords(responses).length < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      first.child.kill("SIGKILL");
+      const run = setUpRun(total, server.url);
+      const { out, responses, args, env } = run;
+      const first = await interruptAfter(run, 100, "SIGKILL");
       expect(await first.exited).toBe(null);
       const stored = readRecords(responses);
       expect(stored.length).toBeGreaterThanOrEqual(100);
@@ -80,15 +94,9 @@ describe("resume after kill -9", () => {
     const server = await startDevServer({ port: 0, latencyMs: 20, policy: (req) => toyAnswer(req.lastUserText) });
     try {
       const total = 200;
-      const tasks = makeSentimentTask(total);
-      const out = join(tasks, "run");
-      const responses = join(out, "responses.jsonl");
-      const args = ["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${server.url}/v1`, "--out", out, "--concurrency", "4", "--no-cache"];
-      const env = { YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) };
-      const first = runCli(args, env);
-      const deadline = Date.now() + 30_000;
-      while (readRecords(responses).length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      first.child.kill("SIGINT");
+      const run = setUpRun(total, server.url);
+      const { responses, args, env } = run;
+      const first = await interruptAfter(run, 40, "SIGINT");
       expect(await first.exited).toBe(130);
       expect(first.stderr()).toMatch(/interrupted: finishing requests in flight/);
       const stored = readRecords(responses);
