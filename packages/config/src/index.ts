@@ -12,6 +12,7 @@ export * from "./metric-mapping.js";
 export * from "./python-format.js";
 export * from "./python-str.js";
 export * from "./resolve-data-path.js";
+export * from "./rubric.js";
 export * from "./seahelm-chat-prompt.js";
 export * from "./seahelm-constants.js";
 export * from "./seahelm-dialect.js";

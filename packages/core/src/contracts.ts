@@ -150,6 +150,11 @@ export interface MetricInput {
   sample?: Sample;
   /** Set when the request failed and the response was replaced by "". */
   error?: string;
+  /**
+   * Judged tasks: the sample's stored judgements (judge and label stages), in the order of the
+   * judge's requests; the latest record of each call. Absent for tasks without a judge.
+   */
+  judgements?: readonly JudgementRecord[];
 }
 
 export interface SampleScore {
@@ -201,34 +206,34 @@ export interface MetricV1 {
 
 // ---------------------------------------------------------------- judges
 
-export interface JudgeInput {
-  sampleId: string;
-  prompt: string;
-  response: string;
-  reference?: string;
-  /** Second response for pairwise judging. */
-  responseB?: string;
-  criteria?: string[];
-}
-
+/**
+ * What a judge made of one reply (or a labeler of one item). Stored as the `judgement` of a judge or
+ * label record; the task's metric turns judgements into scores.
+ */
 export interface Judgement {
-  sampleId: string;
-  /** Numeric score, or a verdict for pairwise judging. */
+  /** The numeric value of this call: a class's score, a rubric choice's score. */
   score?: number;
-  verdict?: "A" | "B" | "tie" | "error";
+  /** What was chosen: a verdict ("A", "B", "tie"), a class ("CLASS_EXACTLY_MET"), a rubric choice label. */
+  label?: string;
+  /** The judge's reasoning, when it gave one apart from the label. */
   rationale?: string;
-  raw?: string;
+  /**
+   * Why no judgement could be made (the reply did not parse, an unknown class, a baseline answer
+   * missing, the judge call failed). A judgement with an error counts as an error of the sample; a
+   * metric never scores it as a tie or a zero without saying so.
+   */
+  error?: string;
+  /** Anything else the metric needs (criterion index and weight, the order of a pairwise call, points). */
+  data?: Record<string, unknown>;
 }
 
-export interface JudgeContext extends CallContext {
-  model: ModelProviderV1;
-}
-
-/** Superseded by `JudgeV2`, in which the engine makes the judge's model calls. */
-export interface JudgeV1 {
-  readonly specVersion: "v1";
-  readonly id: string;
-  judge(input: JudgeInput, options: Record<string, unknown>, ctx: JudgeContext): Promise<Judgement>;
+/** A stored judgement of a sample, as metrics see it (`MetricInput.judgements`). */
+export interface JudgementRecord {
+  /** "judge" or "label". */
+  stage: string;
+  /** The judge request id (`JudgeRequest.id`), or the labeler for labels. */
+  call: string;
+  judgement: Judgement;
 }
 
 /** A stored answer of the judged stage, as the judge sees it. */
@@ -255,7 +260,7 @@ export interface JudgeParseContext {
   sample: Sample;
   task: TaskSpec;
   /** The judge request this reply answers. */
-  requestId: string;
+  request: JudgeRequest;
 }
 
 /**
@@ -267,7 +272,14 @@ export interface JudgeV2 {
   readonly specVersion: "v2";
   readonly id: string;
   buildRequests(sample: Sample, answers: readonly StoredAnswer[], options: Record<string, unknown>, ctx: { task: TaskSpec }): JudgeRequest[];
+  /** Never throws for a bad reply: a reply that does not parse is a judgement with `error`. */
   parse(response: ModelResponse, options: Record<string, unknown>, ctx: JudgeParseContext): Judgement;
+  /**
+   * One bounded retry for a reply that did not parse (a strict parser's second chance): the request
+   * to send instead, e.g. the first request plus the bad reply and a correction. The engine sends it
+   * at most once per call, stores it under call id `<id>#retry`, and keeps its judgement.
+   */
+  retryRequest?(request: JudgeRequest, response: ModelResponse, judgement: Judgement, options: Record<string, unknown>): JudgeRequest | undefined;
   checkOptions?(options: Record<string, unknown>): void;
 }
 

@@ -31,6 +31,24 @@ export interface GenerationParams {
   n?: number;
   /** Extra JSON fields merged into the request body, e.g. vLLM's `chat_template_kwargs`. */
   extraBody?: Record<string, unknown>;
+  /** Tools the model may call (chat requests). */
+  tools?: ToolDefinition[];
+  /** "auto" (default), "required", or `{ name }` to force one tool: a forced choice needs no free-text parsing. */
+  toolChoice?: "auto" | "required" | { name: string };
+}
+
+/** A function the model may call; `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call in a reply; `arguments` is the parsed JSON object the model produced. */
+export interface ToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
 }
 
 export interface ChatRequest {
@@ -75,6 +93,8 @@ export interface ModelChoice {
   finishReason: FinishReason;
   reasoningContent?: string;
   logprobs?: TokenLogprobs;
+  /** Tool calls of this choice, when the request offered tools. */
+  toolCalls?: ToolCall[];
 }
 
 export interface ModelResponse {
@@ -82,6 +102,8 @@ export interface ModelResponse {
   text: string;
   finishReason: FinishReason;
   reasoningContent?: string;
+  /** The first choice's tool calls (equals `choices[0].toolCalls`). */
+  toolCalls?: ToolCall[];
   choices: ModelChoice[];
   usage?: TokenUsage;
   logprobs?: TokenLogprobs;

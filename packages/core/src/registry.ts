@@ -1,7 +1,6 @@
 import type {
   ConfigDialectV1,
   DataloaderV1,
-  JudgeV1,
   JudgeV2,
   MetricV1,
   ModelProviderV1,
@@ -19,7 +18,7 @@ export interface PluginKinds {
   promptBuilders: PromptBuilderV1;
   postprocessors: PostprocessorV1;
   metrics: MetricV1;
-  judges: JudgeV1 | JudgeV2;
+  judges: JudgeV2;
   dialects: ConfigDialectV1;
 }
 

@@ -52,6 +52,11 @@ export interface TaskSpec {
   /** Applied in order to the last turn's response text. */
   postprocessors: PluginRef[];
   metrics: PluginRef[];
+  /**
+   * A judge stage after answering: the judge plugin and its options (prompts, classifications, the
+   * baseline). The judge model is given by role when the run starts (`--judge-model`).
+   */
+  judge?: JudgeSpec;
   /** The metric output key that represents the task in aggregation, e.g. "normalized_accuracy". */
   mainScore: string;
   /** What to do with a failed request before scoring: score it as "" (SEA-HELM) or drop the sample. */
@@ -71,6 +76,14 @@ export interface TaskSpec {
   diagnostics?: TaskDiagnostic[];
   /** Anything dialect-specific a plugin may need, kept as data. Nothing in the engine or runner reads it. */
   extra?: Record<string, unknown>;
+}
+
+/** A task's judge: a `JudgeV2` plugin, its options, and the judge model's generation parameters. */
+export interface JudgeSpec extends PluginRef {
+  /** Sampling parameters of the judge's requests (SEA-HELM's `judge_generation_kwargs`). */
+  generation?: GenerationParams;
+  /** The judge model the config names (`judge_model_name`): the default when no `--judge-model` is given. */
+  model?: string;
 }
 
 /** A reason a task cannot run here; `code` groups reasons in listings (e.g. "logprobs", "data-missing"). */

@@ -67,14 +67,17 @@ export function answerLine(
 
 /** Every choice; the common single plain choice is written without the generic stringify. */
 function choicesJson(r: ModelResponse): string {
-  const choices = r.choices.length > 0 ? r.choices : [{ text: r.text, finishReason: r.finishReason, reasoningContent: r.reasoningContent, logprobs: r.logprobs }];
+  const choices =
+    r.choices.length > 0 ? r.choices : [{ text: r.text, finishReason: r.finishReason, reasoningContent: r.reasoningContent, logprobs: r.logprobs, toolCalls: r.toolCalls }];
   if (choices.length === 1) {
     const c = choices[0]!;
-    if (c.logprobs === undefined) {
+    if (c.logprobs === undefined && c.toolCalls === undefined) {
       return `[{${(member("text", c.text) + member("finishReason", c.finishReason) + member("reasoningContent", c.reasoningContent)).slice(1)}}]`;
     }
   }
-  return JSON.stringify(choices.map((c) => ({ text: c.text, finishReason: c.finishReason, reasoningContent: c.reasoningContent, logprobs: c.logprobs })));
+  return JSON.stringify(
+    choices.map((c) => ({ text: c.text, finishReason: c.finishReason, reasoningContent: c.reasoningContent, logprobs: c.logprobs, toolCalls: c.toolCalls })),
+  );
 }
 
 function placeMembers(at: RecordPlace): string {

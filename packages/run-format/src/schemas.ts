@@ -38,6 +38,8 @@ export const choiceSchema = z.object({
   finishReason,
   reasoningContent: z.string().optional(),
   logprobs: tokenLogprobsSchema.optional(),
+  /** Tool calls of this choice, when the request offered tools (a judge's forced choice). */
+  toolCalls: z.array(z.object({ id: z.string().optional(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
 });
 
 /** A failed call, as fields (never parsed back out of a message). */
