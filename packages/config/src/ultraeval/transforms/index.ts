@@ -7,6 +7,22 @@
 import { agievalGen, agievalPpl } from "./agieval.js";
 import { bbhCotGen } from "./bbh-cot.js";
 import { c3Gen, c3Ppl } from "./c3.js";
+import {
+  commonsenseqaGen,
+  commonsenseqaPpl,
+  copaGen,
+  copaPpl,
+  openbookqaGen,
+  openbookqaPpl,
+  piqaGen,
+  piqaPpl,
+  siqaGen,
+  siqaPpl,
+  storyclozeGen,
+  storyclozePpl,
+  winograndeGen,
+  wmt20EnZhGen,
+} from "./classic.js";
 import { gaokaobenchGen } from "./gaokaobench.js";
 import { boolqGen, boolqPpl, mbppGen, truthfulqaPpl, tydiqaGen, winograndePpl, wmt20ZhEnGen } from "./more.js";
 import { raceGen, racePpl } from "./race.js";
@@ -141,6 +157,20 @@ export const ULTRAEVAL_PORTED_TRANSFORMS = [
   "datasets/triviaqa/transform_gen_v0.py",
   "datasets/c3/transform_gen_v0.py",
   "datasets/c3/transform_ppl_v0.py",
+  "datasets/winogrande/transform_gen_v1.py",
+  "datasets/wmt20-en-zh/transform_gen_v0.py",
+  "datasets/piqa/transform_gen_v1.py",
+  "datasets/piqa/transform_ppl_v0.py",
+  "datasets/openbookqa/transform_gen_v0.py",
+  "datasets/openbookqa/transform_ppl_v0.py",
+  "datasets/commonsenseqa/transform_gen_v0.py",
+  "datasets/commonsenseqa/transform_ppl_v0.py",
+  "datasets/siqa/transform_gen_v0.py",
+  "datasets/siqa/transform_ppl_v0.py",
+  "datasets/copa/transform_gen_v0.py",
+  "datasets/copa/transform_ppl_v0.py",
+  "datasets/storycloze/transform_gen_v0.py",
+  "datasets/storycloze/transform_ppl_v0.py",
 ] as const;
 
 export type UltraEvalPortedTransform = (typeof ULTRAEVAL_PORTED_TRANSFORMS)[number];
@@ -180,6 +210,20 @@ export function createUltraEvalTransforms(settings: UltraEvalTransformSettings):
     "datasets/triviaqa/transform_gen_v0.py": triviaqaGen(post),
     "datasets/c3/transform_gen_v0.py": c3Gen,
     "datasets/c3/transform_ppl_v0.py": c3Ppl,
+    "datasets/winogrande/transform_gen_v1.py": winograndeGen,
+    "datasets/wmt20-en-zh/transform_gen_v0.py": wmt20EnZhGen,
+    "datasets/piqa/transform_gen_v1.py": piqaGen,
+    "datasets/piqa/transform_ppl_v0.py": piqaPpl,
+    "datasets/openbookqa/transform_gen_v0.py": openbookqaGen,
+    "datasets/openbookqa/transform_ppl_v0.py": openbookqaPpl,
+    "datasets/commonsenseqa/transform_gen_v0.py": commonsenseqaGen,
+    "datasets/commonsenseqa/transform_ppl_v0.py": commonsenseqaPpl,
+    "datasets/siqa/transform_gen_v0.py": siqaGen,
+    "datasets/siqa/transform_ppl_v0.py": siqaPpl,
+    "datasets/copa/transform_gen_v0.py": copaGen,
+    "datasets/copa/transform_ppl_v0.py": copaPpl,
+    "datasets/storycloze/transform_gen_v0.py": storyclozeGen,
+    "datasets/storycloze/transform_ppl_v0.py": storyclozePpl,
   };
   return {
     get(transformPath) {
