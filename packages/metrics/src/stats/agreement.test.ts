@@ -1,6 +1,7 @@
 import { MetricError } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "./__fixtures__/load-fixture.js";
+import { type AgreementItem, agreementReport } from "./agreement.js";
 import { cohensKappa } from "./cohens-kappa.js";
 import { fleissKappa } from "./fleiss-kappa.js";
 import { type KrippendorffLevel, krippendorffAlpha, type ReliabilityRow } from "./krippendorff-alpha.js";
@@ -154,5 +155,97 @@ describe("cohensKappa", () => {
     expect(() => cohensKappa(["x", null as never], ["x", "y"])).toThrow(/a\[1\]/);
     expect(() => cohensKappa(["lo", "hi"], ["lo", "hi"], { weights: "linear" })).toThrow(/order/);
     expect(() => cohensKappa(["lo", "odd"], ["lo", "lo"], { order: ["lo", "hi"] })).toThrow(/not in the given order/);
+  });
+});
+
+describe("agreementReport", () => {
+  it("reproduces Krippendorff's 2011 worked example (nominal 0.743, interval 0.849) with observer D as the judge", () => {
+    // Source: Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", 4 observers × 12 units
+    // with missing values (__fixtures__/krippendorff-2011.json). Observer D rated units 1–11; unit 12
+    // (observer B only) has no judge rating and was never pairable, so leaving it out changes nothing.
+    const f = loadFixture<AlphaFixture>("krippendorff-2011.json");
+    const [a, b, c, d] = f.data as [ReliabilityRow, ReliabilityRow, ReliabilityRow, ReliabilityRow];
+    const items: AgreementItem[] = [];
+    d.forEach((value, u) => {
+      if (value === null || value === undefined) return;
+      const humans = (
+        [
+          ["A", a[u]],
+          ["B", b[u]],
+          ["C", c[u]],
+        ] as const
+      )
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([rater, v]) => ({ rater, rating: { score: v as number } }));
+      items.push({ id: `unit-${u + 1}`, judge: { score: value as number }, humans });
+    });
+    const report = agreementReport(items);
+    expect(report.items).toBe(11);
+    expect(report.raters).toBe(3);
+    expectRoundsTo(report.alpha.nominal, 0.743, 3);
+    expectRoundsTo(report.alpha.interval!, 0.849, 3);
+    // Pairs: D against every other observer's value on units 1–11 (2 + 8·3 + 2 + 1 = 29 values);
+    // D (4) disagrees with A, B and C on unit 6, and with C on units 2 and 8 → 24 of 29 agree.
+    expect(report.pairs).toBe(29);
+    expect(report.percentAgreement).toBeCloseTo(24 / 29, 14);
+    expect(report.disagreements[0]).toMatchObject({ id: "unit-6", rater: "A", distance: 3 });
+  });
+
+  it("reproduces the published 50-proposal Cohen's kappa (0.4) with one human per item", () => {
+    // Source: Wikipedia "Cohen's kappa", first example (__fixtures__/cohen-wikipedia.json): p_o = 0.7, p_e = 0.5.
+    const f = loadFixture<{ table: Record<string, number> }>("cohen-wikipedia.json");
+    const items: AgreementItem[] = [];
+    for (const [key, count] of Object.entries(f.table)) {
+      const [judge, human] = key.split("|") as [string, string];
+      for (let i = 0; i < count; i++) items.push({ id: `p${items.length}`, judge: { label: judge }, humans: [{ rater: "B", rating: { label: human } }] });
+    }
+    const report = agreementReport(items, { top: 3 });
+    expect(report.cohensKappa).toBeCloseTo(0.4, 14);
+    expect(report.percentAgreement).toBeCloseTo(0.7, 14);
+    expect(report.confusion.categories).toEqual(["no", "yes"]);
+    expect(report.confusion.counts).toEqual([
+      [15, 10],
+      [5, 20],
+    ]);
+    expect(report.weightedKappa).toBeUndefined();
+    expect(report.alpha.interval).toBeUndefined();
+    expect(report.disagreements).toHaveLength(3);
+    expect(report.disagreements.every((p) => p.distance === 1)).toBe(true);
+  });
+
+  it("orders rubric categories by score and weights kappa by score ranks (worked by hand)", () => {
+    // Judge vs one labeler on 5 items, rubric bad=0, ok=1, good=2.
+    // Pairs (judge, human): (good,good) (ok,good) (bad,bad) (good,bad) (ok,ok): p_o = 3/5.
+    // Marginals judge (bad 1, ok 2, good 2), human (bad 2, ok 1, good 2); p_e = (2 + 2 + 4)/25 = 8/25,
+    // κ = (15/25 − 8/25)/(17/25) = 7/17. Quadratic: Σw·O = 1 + 4 = 5; Σw·E = Σ (i−j)²·rᵢ·cⱼ / 5 =
+    // (1·(1·1 + 4·2) + 2·(1·2 + 1·2) + 2·(4·2 + 1·1)) / 5 = (9 + 8 + 18)/5 = 7, so κ_w = 1 − 5/7 = 2/7.
+    const r = (label: string) => ({ label, score: { bad: 0, ok: 1, good: 2 }[label]! });
+    const pairs: [string, string][] = [
+      ["good", "good"],
+      ["ok", "good"],
+      ["bad", "bad"],
+      ["good", "bad"],
+      ["ok", "ok"],
+    ];
+    const report = agreementReport(pairs.map(([j, h], i) => ({ id: `s${i}`, judge: r(j), humans: [{ rater: "ann", rating: r(h) }] })));
+    expect(report.cohensKappa).toBeCloseTo(7 / 17, 14);
+    expect(report.weightedKappa).toBeCloseTo(2 / 7, 14);
+    expect(report.confusion.categories).toEqual(["bad", "ok", "good"]);
+    expect(report.disagreements.map((p) => [p.id, p.distance])).toEqual([
+      ["s3", 2],
+      ["s1", 1],
+    ]);
+  });
+
+  it("skips items nobody labelled and rejects ratings without a value", () => {
+    const report = agreementReport([
+      { id: "x", judge: { label: "y" }, humans: [] },
+      { id: "a", judge: { label: "y" }, humans: [{ rater: "h", rating: { label: "y" } }] },
+      { id: "b", judge: { label: "n" }, humans: [{ rater: "h", rating: { label: "n" } }] },
+    ]);
+    expect(report.items).toBe(2);
+    expect(report.cohensKappa).toBe(1);
+    expect(() => agreementReport([{ id: "a", judge: {}, humans: [{ rater: "h", rating: { label: "y" } }] }])).toThrow(/neither a label nor a score/);
+    expect(() => agreementReport([{ id: "a", judge: { label: "y" }, humans: [] }])).toThrow(/no item has both/);
   });
 });

@@ -2,6 +2,15 @@
  * Statistics for evaluation results: score uncertainty (bootstrap CIs), paired run comparison
  * (paired bootstrap, McNemar, multiple-comparison corrections) and inter-rater agreement.
  */
+export {
+  type AgreementItem,
+  type AgreementOptions,
+  type AgreementPair,
+  type AgreementReport,
+  agreementReport,
+  nominalValue,
+  type Rating,
+} from "./agreement.js";
 export { bootstrapMeans, percentileInterval, sortedQuantile } from "./bootstrap.js";
 export { cohensKappa, type CohensKappaOptions } from "./cohens-kappa.js";
 export {
