@@ -1,12 +1,9 @@
 import {
-  ApiCallError,
   type ChatMessage,
   ConfigError,
   type LabelSet,
-  type ModelErrorRecord,
   type ModelProviderV1,
   type ModelRequest,
-  type ModelResponse,
   type PromptBuilderV1,
   type PromptBuildInput,
   type Registry,
@@ -14,13 +11,14 @@ import {
   type TaskSpec,
 } from "@yardstick/core";
 import type { Shard } from "@yardstick/run-format";
+import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { examplesFor, needsWholeExamplePool } from "./fewshot-examples.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
 import type { RequestCache } from "./request-cache.js";
 import { hashRequest } from "./request-hash.js";
-import { type RecordPlace, type TurnState, answerLine, compactTurn, isoNow, sampleRecord, slimResponse, toErrorRecord } from "./response-records.js";
+import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { inShard } from "./shard.js";
 import { countJsonlRows, withLabels } from "./task-data.js";
@@ -83,10 +81,9 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   const { registry, model, store } = settings;
   const progress = settings.progress ?? silentProgress;
   const identity = settings.modelIdentity ?? model.identity();
-  const stop = new AbortController();
-  settings.signal?.addEventListener("abort", () => stop.abort(), { once: true });
-  if (settings.signal?.aborted) stop.abort();
+  const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
+  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast };
 
   // Resume: the latest stored record of each (task, sample, turn) wins; errors are retried.
   const stored = new Map<string, Map<string, TurnState[]>>();
@@ -196,38 +193,11 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       const built = buildPrompt(t, b, input);
       const request: ModelRequest =
         typeof built === "string" ? { kind: "completion", prompt: built, params: t.generation } : { kind: "chat", messages: built, params: t.generation };
-      const { key, promptHash, requestJson } = hashRequest(identity, request);
-      if (kept && kept.error === undefined && kept.key === key) return kept;
-      const sentJson = kept?.key === key ? undefined : requestJson;
-      const cached = settings.cache?.get(key) as ModelResponse | undefined;
-      if (cached) {
-        outcome.fromCache++;
-        store.appendLine(answerLine(at, key, promptHash, sentJson, true, cached));
-        return { text: cached.text };
-      }
-      outcome.sent++;
-      try {
-        // No signal: on a stop, requests in flight still finish and are stored.
-        const response = await model.generate(request, { sample: input.sample, task: t, ...(labelSet ? { labelSet } : {}) });
-        settings.cache?.put(key, identity, slimResponse(response));
-        store.appendLine(answerLine(at, key, promptHash, sentJson, false, response));
-        failFast.note(undefined);
-        return { text: response.text };
-      } catch (err) {
-        const error = toErrorRecord(err);
-        store.append({
-          ...at,
-          status: "error",
-          key,
-          promptHash,
-          cached: false,
-          error,
-          time: isoNow(),
-          ...(sentJson !== undefined ? { request: JSON.parse(sentJson) } : {}),
-        });
-        failFast.note(error);
-        return { error, key };
-      }
+      const hashed = hashRequest(identity, request);
+      if (kept && kept.error === undefined && kept.key === hashed.key) return kept;
+      const ctx = labelSet ? { sample: input.sample, task: t, labelSet } : { sample: input.sample, task: t };
+      const asked = await askModel(asker, at, request, hashed, kept?.key !== hashed.key, ctx, outcome);
+      return asked.error ? { error: asked.error, key: hashed.key } : { text: asked.response.text };
     }
 
     async function answerLoglikelihood(
@@ -308,31 +278,6 @@ function buildPrompt(t: TaskSpec, b: PromptBuilderV1, input: PromptBuildInput): 
       cause: err,
     });
   }
-}
-
-/** Stops the run when the first `after` requests all failed for good (a wrong URL, model or key). */
-function createFailFast(after: number, stop: () => void): { note(error: ModelErrorRecord | undefined): void; fatal: ApiCallError | undefined } {
-  let succeeded = 0;
-  let failedInARow = 0;
-  const state = {
-    fatal: undefined as ApiCallError | undefined,
-    note(error: ModelErrorRecord | undefined): void {
-      if (!error) {
-        succeeded++;
-        failedInARow = 0;
-        return;
-      }
-      failedInARow++;
-      if (succeeded === 0 && after > 0 && failedInARow >= after && !state.fatal) {
-        state.fatal = new ApiCallError(
-          `the first ${failedInARow} requests all failed, so the run stopped (rerun to retry them once fixed); the last error: ${error.message}`,
-          { retryable: false, ...(error.status !== undefined ? { status: error.status } : {}) },
-        );
-        stop();
-      }
-    },
-  };
-  return state;
 }
 
 export function warnUnreadable(store: RunStore, log: ((m: string) => void) | undefined): void {

@@ -1,5 +1,7 @@
-import type { TaskSpec } from "@yardstick/core";
+import { ConfigError, type ModelProviderV1, type TaskSpec } from "@yardstick/core";
 import { type AnswerOutcome, type AnswerSettings, answerTasks } from "./answer.js";
+import { type JudgeOutcome, judgeTasks } from "./judge-stage.js";
+import type { RunStore } from "./run-store.js";
 import type { CompetencyRollup, ResultsTree, TaskResult } from "./aggregate.js";
 import type { HeadlineInterval } from "./headline-interval.js";
 import { scoreStore } from "./score-store.js";
@@ -12,6 +14,14 @@ export interface EvaluationSettings extends AnswerSettings {
   summarize?: Summarize;
   /** Competency-specific roll-ups applied while aggregating (see `aggregateResults`). */
   competencyRollups?: Record<string, CompetencyRollup>;
+  /** The judge stage of tasks with a `judge`: required when any task has one. */
+  judge?: {
+    model: ModelProviderV1;
+    /** The identity keying the judge's requests in the cache (default `model.identity()`). */
+    modelIdentity?: string;
+    /** A baseline run whose answers reach pairwise judges (`run: "baseline"`). */
+    baselineStore?: RunStore;
+  };
 }
 
 /** A task's scores, from the run store. */
@@ -35,17 +45,44 @@ export interface EvaluationResult {
   tasks: TaskOutcome[];
   /** How answering went per task (store, cache, sent); empty when the run was stopped before scoring. */
   answering: AnswerOutcome[];
+  /** How judging went per judged task. */
+  judging: JudgeOutcome[];
   aborted: boolean;
 }
 
 /**
- * Answers every task into the (open) run store, closes it, and scores it from what it holds. A
+ * Answers every task into the (open) run store, judges the judged tasks' answers (`judgeTasks`),
+ * closes the store, and scores it from what it holds. A
  * stopped run (`signal`) returns `aborted: true` without scoring; run it again to continue.
  */
 export async function runEvaluation(settings: EvaluationSettings): Promise<EvaluationResult> {
+  const judgedTask = settings.tasks.find((t) => t.judge);
+  if (judgedTask && !settings.judge) {
+    throw new ConfigError(`task ${judgedTask.key} has a judge ("${judgedTask.judge!.id}") but no judge model was given (--judge-model)`);
+  }
   const answered = await answerTasks(settings);
+  let judging: JudgeOutcome[] = [];
+  let aborted = answered.aborted;
+  if (!aborted && judgedTask && settings.judge) {
+    const judged = await judgeTasks({
+      tasks: settings.tasks,
+      registry: settings.registry,
+      model: settings.judge.model,
+      ...(settings.judge.modelIdentity !== undefined ? { modelIdentity: settings.judge.modelIdentity } : {}),
+      store: settings.store,
+      ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
+      ...(settings.cache ? { cache: settings.cache } : {}),
+      ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
+      ...(settings.progress ? { progress: settings.progress } : {}),
+      ...(settings.signal ? { signal: settings.signal } : {}),
+      ...(settings.failFastAfter !== undefined ? { failFastAfter: settings.failFastAfter } : {}),
+      ...(settings.log ? { log: settings.log } : {}),
+    });
+    judging = judged.tasks;
+    aborted = judged.aborted;
+  }
   await settings.store.close();
-  if (answered.aborted) return { results: {}, tasks: [], answering: answered.tasks, aborted: true };
+  if (aborted) return { results: {}, tasks: [], answering: answered.tasks, judging, aborted: true };
   const scored = await scoreStore({
     store: settings.store,
     registry: settings.registry,
@@ -55,5 +92,5 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     taskKeys: settings.tasks.map((t: TaskSpec) => t.key),
     ...(settings.log ? { log: settings.log } : {}),
   });
-  return { results: scored.results, tasks: scored.tasks, answering: answered.tasks, aborted: false };
+  return { results: scored.results, tasks: scored.tasks, answering: answered.tasks, judging, aborted: false };
 }

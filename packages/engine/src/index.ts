@@ -17,3 +17,5 @@ export { toErrorRecord, sampleRecord, sampleFromRecord } from "./response-record
 export * from "./score-store.js";
 export * from "./score-task.js";
 export * from "./shard.js";
+export * from "./judge-stage.js";
+export { REQUEST_INDEX, RETRY_SUFFIX, JUDGE_TURN } from "./judgement-records.js";

@@ -7,6 +7,8 @@ export interface ManifestSettings {
   tasks: readonly TaskSpec[];
   /** The evaluated model; `identity` is the one that keys the request cache. */
   model: ModelRole;
+  /** The judge model, when a task has a judge: recorded as role "judge", its identity part of the fingerprint. */
+  judgeModel?: ModelRole;
   /** Options that change what is sent or kept (they enter the fingerprint), e.g. { limit, seed }. */
   options: Record<string, unknown>;
   /** Options kept for the record only (concurrency, config paths, ...). */
@@ -18,7 +20,10 @@ export interface ManifestSettings {
 
 /** The run.json of a new run: format version, fingerprint and its parts, models by role, the tasks. */
 export function createRunManifest(s: ManifestSettings): RunManifest {
-  const { fingerprint, parts } = runFingerprint({ tasks: s.tasks, modelIdentity: s.model.identity, options: s.options });
+  // The judge's identity changes what a judged run holds, so it enters the fingerprint (as an
+  // option: runs without a judge keep the fingerprint they always had).
+  const options = s.judgeModel ? { ...s.options, judgeModel: s.judgeModel.identity } : s.options;
+  const { fingerprint, parts } = runFingerprint({ tasks: s.tasks, modelIdentity: s.model.identity, options });
   const versions = s.versions ?? {};
   return {
     formatVersion: RUN_FORMAT_VERSION,
@@ -28,8 +33,8 @@ export function createRunManifest(s: ManifestSettings): RunManifest {
     fingerprintParts: parts,
     createdAt: new Date().toISOString(),
     ...(s.shard ? { shard: s.shard } : {}),
-    models: { generate: s.model },
-    options: { ...s.options, ...s.recordedOptions },
+    models: { generate: s.model, ...(s.judgeModel ? { judge: s.judgeModel } : {}) },
+    options: { ...options, ...s.recordedOptions },
     tasks: s.tasks as unknown as RunManifest["tasks"],
   };
 }

@@ -23,21 +23,23 @@ export function compactTurn(rec: ResponseRecord, withKey = true): TurnState {
   return state;
 }
 
-/** Where a response record belongs: task, sample, turn and stage. */
+/** Where a response record belongs: task, sample, turn and stage (and, for judge calls, which call). */
 export interface RecordPlace {
   task: string;
   sample: string;
   turn: number;
   stage: ResponseRecord["stage"];
+  /** The judge request id of a judge record; absent for generate records. */
+  call?: string;
 }
 
 /**
  * The run-store line of an answered request: exactly `JSON.stringify` of the response record
- * `{task, sample, turn, stage, status, key, promptHash, cached, choices, usage, latencyMs, model,
- * time, request}` (undefined members left out; `request` last), written member by member because this runs per
+ * `{task, sample, turn, stage, call, status, key, promptHash, cached, choices, usage, latencyMs, model,
+ * judgement, time, request}` (undefined members left out; `request` last), written member by member because this runs per
  * request and the generic stringify of the record cost about twice as much. `requestJson` is the
  * canonical request already serialised for hashing, or undefined when an earlier record of this
- * turn stored the same request.
+ * turn stored the same request. `judgement`: a judge record's parsed judgement.
  */
 export function answerLine(
   at: RecordPlace,
@@ -46,6 +48,7 @@ export function answerLine(
   requestJson: string | undefined,
   cached: boolean,
   r: ModelResponse,
+  judgement?: Record<string, unknown>,
 ): string {
   const u = r.usage;
   const usage = u ? JSON.stringify({ promptTokens: u.promptTokens, completionTokens: u.completionTokens, totalTokens: u.totalTokens, reasoningTokens: u.reasoningTokens }) : undefined;
@@ -59,6 +62,7 @@ export function answerLine(
     (usage === undefined ? "" : `,"usage":${usage}`) +
     member("latencyMs", r.latencyMs === undefined || cached ? undefined : Math.round(r.latencyMs)) +
     member("model", r.model) +
+    member("judgement", judgement) +
     member("time", isoNow()) +
     // Last, so readers that skip it can cut the line before it (see parseResponseLine).
     (requestJson === undefined ? "" : `,"request":${requestJson}`);
@@ -81,7 +85,7 @@ function choicesJson(r: ModelResponse): string {
 }
 
 function placeMembers(at: RecordPlace): string {
-  return member("task", at.task) + member("sample", at.sample) + member("turn", at.turn) + member("stage", at.stage);
+  return member("task", at.task) + member("sample", at.sample) + member("turn", at.turn) + member("stage", at.stage) + member("call", at.call);
 }
 
 /** `,"name":<JSON of value>` as JSON.stringify writes an object member; "" when it would leave it out. */

@@ -3,6 +3,7 @@ import { ConfigError, type PluginRef, type Registry, type TaskSpec } from "@yard
 import { RUN_FORMAT_VERSION, type RunManifest, type RunResults } from "@yardstick/run-format";
 import { type CompetencyRollup, type ResultsTree, aggregateResults } from "./aggregate.js";
 import type { TaskOutcome } from "./evaluate.js";
+import { judgementOfRecord } from "./judgement-records.js";
 import { compactTurn, type TurnState } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { scoreTask } from "./score-task.js";
@@ -69,7 +70,12 @@ export async function scoreStore(settings: ScoreStoreSettings): Promise<ScoreSto
   // Answers and labels repeat a lot ("Answer: Positive" a million times): keep one copy of each.
   const strings = createInterner();
   const rowsByTask = new Map<string, TaskRows>();
-  for (const task of tasks) rowsByTask.set(task.key, await readTaskRows(task.key));
+  for (const task of tasks) {
+    const rows = await readTaskRows(task.key);
+    // Judged tasks keep their judge and label records; tasks without a judge pay nothing for them.
+    if (task.judge) rows.judgements = new Map();
+    rowsByTask.set(task.key, rows);
+  }
   await attachAnswers(store, rowsByTask, strings, settings.log);
   const outcomes: TaskOutcome[] = [];
   for (const task of tasks) {
@@ -194,7 +200,8 @@ function withScoring(task: TaskSpec, s: ScoreStoreSettings): TaskSpec {
 
 /**
  * One pass over responses.jsonl: the latest generate record of each (task, sample, turn), attached
- * to the sample's row (the text alone for the common single-turn answer).
+ * to the sample's row (the text alone for the common single-turn answer); for judged tasks, also
+ * every judge and label record (resolved to the latest per call when the task is scored).
  */
 async function attachAnswers(
   store: RunStore,
@@ -203,8 +210,21 @@ async function attachAnswers(
   log: ((m: string) => void) | undefined,
 ): Promise<void> {
   let withoutSample = 0;
+  let seq = 0;
   for await (const rec of store.readResponses({ request: false })) {
-    if (rec.stage !== "generate" || rec.status === "pending") continue;
+    seq++;
+    if (rec.status === "pending") continue;
+    if (rec.stage !== "generate") {
+      const judged = rowsByTask.get(rec.task);
+      const row = judged?.judgements ? judged.rowOfSample(rec.sample) : undefined;
+      if (row !== undefined) {
+        const list = judged!.judgements!.get(row);
+        const kept = judgementOfRecord(rec, seq);
+        if (list) list.push(kept);
+        else judged!.judgements!.set(row, [kept]);
+      }
+      continue;
+    }
     const rows = rowsByTask.get(rec.task);
     if (!rows) continue;
     const row = rows.rowOfSample(rec.sample);

@@ -1,8 +1,9 @@
-import type { MetricInput, MetricV1, Registry, TaskSpec } from "@yardstick/core";
+import type { JudgementRecord, MetricInput, MetricV1, Registry, TaskSpec } from "@yardstick/core";
 import type { ScoreRecord } from "@yardstick/run-format";
 import { YardstickError } from "@yardstick/core";
 import type { TaskOutcome } from "./evaluate.js";
 import { headlineInterval } from "./headline-interval.js";
+import { resolveJudgements } from "./judgement-records.js";
 import { ScoreColumns } from "./score-columns.js";
 import { finalTurn, lazyArray, type TaskRows } from "./task-rows.js";
 import type { RunStore } from "./run-store.js";
@@ -37,17 +38,32 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
   const distinctTexts = new Map<string, string>();
   // Resolved once per task, not once per sample (a registry entry may be a factory).
   const postprocessors = task.postprocessors.map((ref) => ({ plugin: registry.get("postprocessors", ref.id), options: ref.options ?? {} }));
+  // Judged tasks: each input's judgements (a sample with a good answer but no judgement yet is
+  // unanswered: the judge stage has not reached it). Absent for tasks without a judge.
+  const judgementsOf = rows.judgements ? new Map<number, JudgementRecord[]>() : undefined;
   for (const row of rows.datasetOrder()) {
     const turn = finalTurn(rows.answers[row], turnsPerSample);
     if (!turn) {
       outcome.unanswered++;
       continue;
     }
+    let judgements: JudgementRecord[] | undefined;
+    if (judgementsOf) {
+      const kept = rows.judgements!.get(row);
+      judgements = turn.error ? [] : kept ? resolveJudgements(kept) : undefined;
+      if (!judgements) {
+        outcome.unanswered++;
+        continue;
+      }
+    }
     outcome.samples++;
     if (turn.error) {
       outcome.errors++;
       if (task.errorResponses === "drop") continue;
+    } else if (judgements?.some((j) => j.judgement.error !== undefined)) {
+      outcome.errors++;
     }
+    if (judgements) judgementsOf!.set(inputRows.length, judgements);
     let prediction: unknown;
     const raw = turn.text ?? "";
     if (turn.choiceLogprobs) {
@@ -76,11 +92,13 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
     rawTexts.push(raw);
   }
   rows.answers.length = 0;
+  rows.judgements = undefined;
   distinctTexts.clear();
   const inputs = lazyArray<MetricInput>(inputRows.length, (j) => {
     const sample = rows.sampleAt(inputRows[j]!);
     const error = errorOf.get(j);
     const choiceTokenCounts = tokenCountsOf.get(j);
+    const judgements = judgementsOf?.get(j);
     return {
       sampleId: sample.id,
       prediction: predictions[j],
@@ -89,6 +107,7 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
       sample,
       ...(error !== undefined ? { error } : {}),
       ...(choiceTokenCounts !== undefined ? { choiceTokenCounts } : {}),
+      ...(judgements !== undefined ? { judgements } : {}),
     };
   });
 

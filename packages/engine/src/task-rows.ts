@@ -1,5 +1,6 @@
 import type { Sample } from "@yardstick/core";
 import type { SampleRecord } from "@yardstick/run-format";
+import type { KeptJudgement } from "./judgement-records.js";
 import type { TurnState } from "./response-records.js";
 
 /**
@@ -25,6 +26,8 @@ export class TaskRows {
   private readonly rowOf = new Map<string, number>();
   /** The final answer of each row: the text alone for the common single-turn answer. */
   readonly answers: (string | TurnState | TurnState[] | undefined)[] = [];
+  /** Judged tasks only: the judge and label records of each row that has any, in the order read. */
+  judgements: Map<number, KeptJudgement[]> | undefined;
 
   get length(): number {
     return this.count;

@@ -1,0 +1,122 @@
+import { ApiCallError, type ModelCallContext, type ModelErrorRecord, type ModelProviderV1, type ModelRequest, type ModelResponse } from "@yardstick/core";
+import type { RequestCache } from "./request-cache.js";
+import { type RecordPlace, answerLine, isoNow, slimResponse, toErrorRecord } from "./response-records.js";
+import type { RunStore } from "./run-store.js";
+
+/**
+ * What every answering stage (generate, judge) shares for one request that the run store does not
+ * answer already: the request cache, then the model (its own retries), then the run-store record,
+ * and the fail-fast count. Resume (a stored record with the same key) is the caller's business.
+ */
+export interface AskDeps {
+  model: ModelProviderV1;
+  /** The identity that keys the request cache (the stage's model). */
+  identity: string;
+  store: RunStore;
+  cache?: RequestCache | undefined;
+  failFast: FailFast;
+}
+
+/** Where an answer came from, counted per task for the terminal. */
+export interface AskCounts {
+  fromCache: number;
+  sent: number;
+}
+
+/** The request's cache key, prompt hash and canonical JSON (`hashRequest`). */
+export interface HashedRequest {
+  key: string;
+  promptHash: string;
+  requestJson: string;
+}
+
+export type Asked = { response: ModelResponse; cached: boolean; error?: undefined } | { error: ModelErrorRecord; response?: undefined };
+
+/**
+ * Answers `request` from the cache or the model and appends its record at `at`. `storeRequest`:
+ * whether the record carries the request as sent (the first record of this key). `judgementOf`
+ * (judge stage) gives the judgement stored on the record, from the reply or the failure.
+ */
+export async function askModel(
+  deps: AskDeps,
+  at: RecordPlace,
+  request: ModelRequest,
+  hashed: HashedRequest,
+  storeRequest: boolean,
+  ctx: ModelCallContext,
+  counts: AskCounts,
+  judgementOf?: (response: ModelResponse | undefined, error: ModelErrorRecord | undefined) => Record<string, unknown>,
+): Promise<Asked> {
+  const { key, promptHash } = hashed;
+  const sentJson = storeRequest ? hashed.requestJson : undefined;
+  const cached = deps.cache?.get(key) as ModelResponse | undefined;
+  if (cached) {
+    counts.fromCache++;
+    deps.store.appendLine(answerLine(at, key, promptHash, sentJson, true, cached, judgementOf?.(cached, undefined)));
+    return { response: cached, cached: true };
+  }
+  counts.sent++;
+  try {
+    // No signal: on a stop, requests in flight still finish and are stored.
+    const response = await deps.model.generate(request, ctx);
+    deps.cache?.put(key, deps.identity, slimResponse(response));
+    deps.store.appendLine(answerLine(at, key, promptHash, sentJson, false, response, judgementOf?.(response, undefined)));
+    deps.failFast.note(undefined);
+    return { response, cached: false };
+  } catch (err) {
+    const error = toErrorRecord(err);
+    const judgement = judgementOf?.(undefined, error);
+    deps.store.append({
+      ...at,
+      status: "error",
+      key,
+      promptHash,
+      cached: false,
+      error,
+      ...(judgement ? { judgement } : {}),
+      time: isoNow(),
+      ...(sentJson !== undefined ? { request: JSON.parse(sentJson) } : {}),
+    });
+    deps.failFast.note(error);
+    return { error };
+  }
+}
+
+export interface FailFast {
+  note(error: ModelErrorRecord | undefined): void;
+  /** The error that stopped the run, once it has. */
+  fatal: ApiCallError | undefined;
+}
+
+/** Stops the run when the first `after` requests all failed for good (a wrong URL, model or key). */
+export function createFailFast(after: number, stop: () => void): FailFast {
+  let succeeded = 0;
+  let failedInARow = 0;
+  const state: FailFast = {
+    fatal: undefined,
+    note(error) {
+      if (!error) {
+        succeeded++;
+        failedInARow = 0;
+        return;
+      }
+      failedInARow++;
+      if (succeeded === 0 && after > 0 && failedInARow >= after && !state.fatal) {
+        state.fatal = new ApiCallError(
+          `the first ${failedInARow} requests all failed, so the run stopped (rerun to retry them once fixed); the last error: ${error.message}`,
+          { retryable: false, ...(error.status !== undefined ? { status: error.status } : {}) },
+        );
+        stop();
+      }
+    },
+  };
+  return state;
+}
+
+/** A stop signal that follows the caller's: aborting it stops taking new work, and fail-fast aborts it too. */
+export function followSignal(signal: AbortSignal | undefined): AbortController {
+  const stop = new AbortController();
+  signal?.addEventListener("abort", () => stop.abort(), { once: true });
+  if (signal?.aborted) stop.abort();
+  return stop;
+}

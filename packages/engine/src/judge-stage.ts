@@ -1,0 +1,227 @@
+import {
+  ConfigError,
+  type Judgement,
+  type JudgeRequest,
+  type JudgeV2,
+  type ModelErrorRecord,
+  type ModelProviderV1,
+  type ModelRequest,
+  type ModelResponse,
+  type Registry,
+  type Sample,
+  type TaskSpec,
+  YardstickError,
+} from "@yardstick/core";
+import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
+import { warnUnreadable } from "./answer.js";
+import { forEachConcurrent } from "./pool.js";
+import { type ProgressReporter, silentProgress } from "./progress.js";
+import type { RequestCache } from "./request-cache.js";
+import { hashRequest } from "./request-hash.js";
+import { isoNow, type RecordPlace, sampleFromRecord } from "./response-records.js";
+import type { RunStore } from "./run-store.js";
+import { answersOf, readStoredStages, type StoredCall, type StoredStages } from "./stored-answers.js";
+import { JUDGE_TURN, REQUEST_INDEX, RETRY_SUFFIX } from "./judgement-records.js";
+
+export interface JudgeSettings {
+  /** The run's tasks; those without `judge` are passed over. */
+  tasks: readonly TaskSpec[];
+  registry: Registry;
+  /** The judge model (built like the evaluated one, from `--judge-model`). */
+  model: ModelProviderV1;
+  /** The identity that keys the judge's requests in the cache; default `model.identity()`. */
+  modelIdentity?: string;
+  /** The judged run's store (open): its generate answers are judged, its judge records resumed. */
+  store: RunStore;
+  /** A baseline run (pairwise judging): its generate answers of the same task and sample reach the judge with `run: "baseline"`. */
+  baselineStore?: RunStore;
+  cache?: RequestCache;
+  /** Samples in flight at once (default 16); a sample's judge calls go one after another. */
+  concurrency?: number;
+  progress?: ProgressReporter;
+  /** Stop: no new sample is judged once it fires; calls in flight finish and are stored. */
+  signal?: AbortSignal;
+  /** As in `answerTasks`: stop when the first N judge calls all failed for good (default 10; 0 = never). */
+  failFastAfter?: number;
+  log?: (message: string) => void;
+}
+
+/** How a task's judging went: counts for the terminal, not part of the scores. */
+export interface JudgeOutcome {
+  key: string;
+  /** Samples judged (those with a complete, successful answer). */
+  samples: number;
+  /** Samples with a judgement error: a judge call that failed for good, a reply that did not parse. */
+  errors: number;
+  /** Judge calls taken from the run store (resume). */
+  fromStore: number;
+  fromCache: number;
+  sent: number;
+}
+
+export interface JudgeResult {
+  tasks: JudgeOutcome[];
+  aborted: boolean;
+}
+
+/**
+ * The "judge" stage: a second answering stage over the stored answers. For each judged task it
+ * reads the store's samples and the latest answer of every turn (with the request as sent), asks the
+ * task's `JudgeV2` for its requests, and answers each through the same cache → model → store path as
+ * generation (`askModel`), storing the parsed judgement on the record (call = the request id, turn
+ * 1, `data.requestIndex` = the request's position). A reply that does not parse gets the judge's
+ * `retryRequest` once, under call `<id>#retry`. A stored judge record is reused when its key matches.
+ */
+export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> {
+  const { registry, model, store } = settings;
+  const judged = settings.tasks.filter((t) => t.judge);
+  if (judged.length === 0) return { tasks: [], aborted: false };
+  const progress = settings.progress ?? silentProgress;
+  const identity = settings.modelIdentity ?? model.identity();
+  const stop = followSignal(settings.signal);
+  const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
+  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast };
+
+  const keys = new Set(judged.map((t) => t.key));
+  const stored = await readStoredStages(store, keys, true);
+  warnUnreadable(store, settings.log);
+  const baseline: StoredStages | undefined = settings.baselineStore ? await readStoredStages(settings.baselineStore, keys, false) : undefined;
+
+  const outcomes: JudgeOutcome[] = [];
+  for (const task of judged) {
+    if (stop.signal.aborted) break;
+    outcomes.push(await judgeTask(task));
+  }
+  if (failFast.fatal) throw failFast.fatal;
+  return { tasks: outcomes, aborted: stop.signal.aborted };
+
+  async function judgeTask(task: TaskSpec): Promise<JudgeOutcome> {
+    const spec = task.judge!;
+    const options = spec.options ?? {};
+    const judge = registry.get("judges", spec.id, options);
+    const turnCount = Math.max(1, task.turns ?? 1);
+    const turns = stored.turns.get(task.key) ?? new Map();
+    const calls = stored.calls.get(task.key) ?? new Map<string, Map<string, StoredCall>>();
+    const baselineTurns = baseline?.turns.get(task.key);
+    const outcome: JudgeOutcome = { key: task.key, samples: 0, errors: 0, fromStore: 0, fromCache: 0, sent: 0 };
+    // The config's judge sampling parameters apply on top of what the judge asks for.
+    const params = spec.generation;
+    const withParams = (r: ModelRequest): ModelRequest => (params ? { ...r, params: { ...r.params, ...params } } : r);
+
+    const samples: Sample[] = [];
+    const seen = new Set<string>();
+    for await (const rec of store.readSamples(task.key)) {
+      if (seen.has(rec.sample)) continue; // a resumed run can record a sample twice
+      seen.add(rec.sample);
+      samples.push(sampleFromRecord(rec));
+    }
+    progress.startTask(`${task.key} (judge)`, samples.length);
+
+    async function* all(): AsyncGenerator<Sample> {
+      yield* samples;
+    }
+    await forEachConcurrent(
+      all(),
+      settings.concurrency ?? 16,
+      async (sample) => {
+        const allStored = await judgeSample(sample);
+        progress.advance(1, allStored);
+        await store.written();
+      },
+      stop.signal,
+    );
+    progress.endTask();
+    return outcome;
+
+    /** Judges one sample; true when every judgement came from the store. */
+    async function judgeSample(sample: Sample): Promise<boolean> {
+      const answers = answersOf(turns.get(sample.id), turnCount);
+      if (!answers) return true; // unanswered or failed: no judge call
+      const baselineAnswers = answersOf(baselineTurns?.get(sample.id), turnCount, "baseline");
+      if (baselineAnswers) answers.push(...baselineAnswers);
+      const kept = calls.get(sample.id);
+      let requests: JudgeRequest[];
+      try {
+        requests = judge.buildRequests(sample, answers, options, { task });
+      } catch (err) {
+        if (YardstickError.isInstance(err)) throw err;
+        recordBuildFailure(sample, err);
+        outcome.samples++;
+        outcome.errors++;
+        return false;
+      }
+      outcome.samples++;
+      let allStored = true;
+      let failed = false;
+      for (let index = 0; index < requests.length; index++) {
+        const first = requests[index]!;
+        let call = await judgeCall(sample, first, first.id, index, kept?.get(first.id));
+        if (!call.fromStore) allStored = false;
+        if (call.judgement.error && call.response && judge.retryRequest) {
+          const retry = judge.retryRequest(first, call.response, call.judgement, options);
+          if (retry) {
+            const id = `${first.id}${RETRY_SUFFIX}`;
+            call = await judgeCall(sample, retry, id, index, kept?.get(id));
+            if (!call.fromStore) allStored = false;
+          }
+        }
+        if (call.judgement.error) failed = true;
+      }
+      if (failed) outcome.errors++;
+      return allStored;
+    }
+
+    async function judgeCall(
+      sample: Sample,
+      jr: JudgeRequest,
+      call: string,
+      index: number,
+      kept: StoredCall | undefined,
+    ): Promise<{ judgement: Judgement; response?: ModelResponse; fromStore: boolean }> {
+      const request = withParams(jr.request);
+      const hashed = hashRequest(identity, request);
+      if (kept && !kept.error && kept.key === hashed.key && kept.judgement) {
+        outcome.fromStore++;
+        return { judgement: kept.judgement, ...(kept.response ? { response: kept.response } : {}), fromStore: true };
+      }
+      const at: RecordPlace = { task: task.key, sample: sample.id, turn: JUDGE_TURN, stage: "judge", call };
+      let judgement: Judgement = {};
+      const judgementOf = (response: ModelResponse | undefined, error: ModelErrorRecord | undefined): Record<string, unknown> => {
+        judgement = response ? parseSafely(judge, response, options, { sample, task, request: jr }) : { error: `the judge call failed: ${error?.message}` };
+        judgement = { ...judgement, data: { ...judgement.data, [REQUEST_INDEX]: index } };
+        return judgement as Record<string, unknown>;
+      };
+      const asked = await askModel(asker, at, request, hashed, kept?.key !== hashed.key, { sample, task }, outcome, judgementOf);
+      return { judgement, ...(asked.response ? { response: asked.response } : {}), fromStore: false };
+    }
+
+    /** A judge that cannot build its requests for a sample (a baseline answer missing, say): an error record of the sample. */
+    function recordBuildFailure(sample: Sample, err: unknown): void {
+      const message = `the judge could not build its requests: ${err instanceof Error ? err.message : String(err)}`;
+      store.append({
+        task: task.key,
+        sample: sample.id,
+        turn: JUDGE_TURN,
+        stage: "judge",
+        call: "",
+        status: "error",
+        key: "",
+        promptHash: "",
+        cached: false,
+        error: { kind: "other", attempts: 1, message },
+        judgement: { error: message },
+        time: isoNow(),
+      });
+    }
+  }
+}
+
+/** `judge.parse`, which must not throw for a bad reply; a judge bug becomes the call's error rather than the run's end. */
+function parseSafely(judge: JudgeV2, response: ModelResponse, options: Record<string, unknown>, ctx: Parameters<JudgeV2["parse"]>[2]): Judgement {
+  try {
+    return judge.parse(response, options, ctx);
+  } catch (err) {
+    if (YardstickError.isInstance(err) && ConfigError.isInstance(err)) throw err;
+    return { error: `the judge could not parse the reply: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
