@@ -2,6 +2,7 @@ import type { PromptBuilderV1 } from "@yardstick/core";
 import { createSeahelmChatPromptBuilder } from "./seahelm-chat-prompt.js";
 import { createSeahelmLegacyPromptBuilder, SEAHELM_LEGACY_PROMPT_ID } from "./seahelm-legacy-prompt.js";
 
+export * from "./check-judge-config.js";
 export * from "./check-template-keys.js";
 export * from "./config-json-schemas.js";
 export * from "./find-configs.js";
@@ -16,6 +17,7 @@ export * from "./rubric.js";
 export * from "./seahelm-chat-prompt.js";
 export * from "./seahelm-constants.js";
 export * from "./seahelm-dialect.js";
+export * from "./seahelm-judge.js";
 export * from "./seahelm-legacy-prompt.js";
 export * from "./seahelm-schema.js";
 export * from "./select-suite.js";

@@ -2,6 +2,7 @@
  * SEA-HELM `metric_class` → yardstick metric id, and how the answer is cut out of the response
  * before scoring (the `seahelm-answer-tag` postprocessor's mode).
  */
+import { judgedMetricFor } from "./seahelm-judge.js";
 
 const METRIC_IDS: Record<string, string> = {
   F1AccMetric: "seahelm-f1acc",
@@ -23,7 +24,7 @@ const METRIC_IDS: Record<string, string> = {
 
 /** The metric id for a class; unknown classes become `seahelm:<ClassName>` (the runner reports them as missing). */
 export function metricIdForClass(metricClass: string): string {
-  return METRIC_IDS[metricClass] ?? `seahelm:${metricClass}`;
+  return METRIC_IDS[metricClass] ?? judgedMetricFor(metricClass)?.metric ?? `seahelm:${metricClass}`;
 }
 
 export type AnswerTagMode = "labels" | "line" | "until-close-tag" | "none";

@@ -6,6 +6,7 @@ import { open, readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { type ConfigDialectV1, ConfigError, type DialectLoadOptions, type TaskSpec } from "@yardstick/core";
 import { parseDocument } from "yaml";
+import { checkJudgeConfigs } from "./check-judge-config.js";
 import { checkTemplateKeys } from "./check-template-keys.js";
 import { CONFIG_FILE_NAME, nearestTasksRoot } from "./find-configs.js";
 import { type LoadedConfigs, loadSeaHelmConfigs, loadSeaHelmConfigsCollecting } from "./load-seahelm.js";
@@ -62,6 +63,7 @@ export function createSeaHelmDialect(): SeaHelmDialect {
       try {
         const loaded = await loadSeaHelmConfigsCollecting([configPath], {}, errors);
         await checkTemplateKeys(loaded, errors);
+        checkJudgeConfigs(loaded, errors);
       } catch (e) {
         if (!ConfigError.isInstance(e)) throw e;
         errors.push(e);

@@ -97,9 +97,13 @@ describe("toTaskSpecs on the corpus", () => {
     expect(one("mp-r", "id").postprocessors[0]?.options).toMatchObject({ mode: "labels", caseInsensitive: false, firstTagOnly: true });
     expect(one("niah_multikey_8k").data.id).toBe("seahelm:NIAHDataloader");
     expect(one("mt-bench-judge").postprocessors[0]?.options).toEqual({ tag: "", mode: "none" });
-    expect(one("mt-bench-judge").metrics[0]?.id).toBe("seahelm:MTBenchJudgeMetric");
+    expect(one("mt-bench-judge").metrics[0]?.id).toBe("seahelm-mt-bench-judge");
     expect(one("mt-bench-judge").turns).toBe(2);
-    expect(one("mt-bench-judge").extra?.judge).toMatchObject({ judge_model_type: expect.any(String) });
+    // The judge block became `judge` (seahelm-judge.test.ts); MetricX stays a metric switch in `extra`.
+    expect(one("mt-bench-judge").judge?.id).toBe("seahelm-criteria");
+    expect(one("mt-bench-judge").extra?.judge).toBeUndefined();
+    expect(one("translation-en-xx", "id").judge).toBeUndefined();
+    expect(one("translation-en-xx", "id").extra?.judge).toMatchObject({ judge_model_type: "metricx" });
     expect(one("translation-en-xx", "id").metrics[0]).toEqual({ id: "seahelm-translation", options: { useMetricx: true, useChrf: false } });
     expect(one("translation-en-xx", "id").extra).toMatchObject({ use_metricx_metric: true, use_chrf_metric: false });
   });

@@ -5,6 +5,7 @@ import { ConfigError, type PluginRef, type TaskDiagnostic, type TaskProblem, typ
 import * as path from "node:path";
 import type { LoadedConfigs, LoadedTask } from "./load-seahelm.js";
 import { answerTagExtraOptions, answerTagMode, metricIdForClass } from "./metric-mapping.js";
+import { JUDGE_TASK_KEYS, judgeSpecFor } from "./seahelm-judge.js";
 import { dataRefFor, type FileCheckCache } from "./resolve-data-path.js";
 import { SEAHELM_LEGACY_PROMPT_ID } from "./seahelm-legacy-prompt.js";
 import {
@@ -187,6 +188,8 @@ function buildSpec(
   const metricClass = config.metric_class;
   const metricOptions: Record<string, unknown> = {};
   for (const [key, option] of Object.entries(METRIC_SWITCHES)) if (config[key] !== undefined) metricOptions[option] = config[key];
+  // A judged metric class: the judge stage judges the answers, and the metric scores the judgements.
+  const judge = judgeSpecFor(config, diagnostics, [task.key]);
   let metrics: PluginRef[] = [{ id: metricIdForClass(metricClass), options: metricOptions }];
   const mode = answerTagMode(metricClass, tag);
   let postprocessors: PluginRef[] = [
@@ -207,6 +210,8 @@ function buildSpec(
   // metric switches, metadata) and the upstream class names. The engine and runner read typed fields.
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!CONSUMED_KEYS.has(k)) extra[k] = v;
+  // The judge settings live in `judge`; a MetricX / OpenCLIP block (no LLM judge) stays in `extra`.
+  if (judge) for (const k of JUDGE_TASK_KEYS) delete extra[k];
   extra.displayName = config.name;
   extra.metricClass = metricClass;
   if (config.dataloader_class !== undefined) extra.dataloaderClass = config.dataloader_class;
@@ -239,6 +244,7 @@ function buildSpec(
   const match = EXAMPLES_MATCH[config.dataloader_class ?? ""];
   if (match && fewshot > 0) spec.examplesMatch = [...match];
   if (labels) spec.labels = labels;
+  if (judge) spec.judge = judge;
   // MT-Bench style tasks have two user turns; others take the count from the rows' `prompts`.
   if (config.competency === "multi-turn") spec.turns = 2;
   const unsupported = unsupportedProblems(config, missingFiles);

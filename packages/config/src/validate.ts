@@ -1,5 +1,6 @@
 /** `yardstick validate`: load configs and report every problem instead of stopping at the first. */
 import { ConfigError } from "@yardstick/core";
+import { checkJudgeConfigs } from "./check-judge-config.js";
 import { checkTemplateKeys } from "./check-template-keys.js";
 import { type LoadSeaHelmOptions, loadSeaHelmConfigsCollecting } from "./load-seahelm.js";
 
@@ -25,6 +26,7 @@ export async function validateConfigs(paths: string[], options: LoadSeaHelmOptio
     const loaded = await loadSeaHelmConfigsCollecting(paths, options, errors);
     taskCount = loaded.tasks.size;
     await checkTemplateKeys(loaded, errors);
+    checkJudgeConfigs(loaded, errors);
   } catch (e) {
     if (!ConfigError.isInstance(e)) throw e;
     errors.push(e);
