@@ -13,6 +13,14 @@ export {
 } from "./task-specs.js";
 export * from "./transforms/index.js";
 export {
+  createPythonTransformBridge,
+  type PythonBridgeOptions,
+  type PythonBridgeRequest,
+  PYTHON_TRANSFORM_WORKER,
+  pythonProblem,
+  type UltraEvalTransformBridge,
+} from "./python-transform-bridge.js";
+export {
   createUltraEvalPromptBuilder,
   ultraEvalPrompt,
   type UltraEvalPromptBuilderSettings,

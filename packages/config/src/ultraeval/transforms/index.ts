@@ -226,6 +226,7 @@ export function createUltraEvalTransforms(settings: UltraEvalTransformSettings):
     "datasets/storycloze/transform_ppl_v0.py": storyclozePpl,
   };
   return {
+    ...(settings.bridge ? { bridge: settings.bridge } : {}),
     get(transformPath) {
       const key = normaliseTransformPath(transformPath);
       return PORTED.has(key) ? table[key as UltraEvalPortedTransform] : undefined;

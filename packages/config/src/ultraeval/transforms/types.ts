@@ -1,5 +1,6 @@
 /** The shape of an UltraEval transform, ported: a record in, the prompt text and the gold answer out. */
 import { DataLoadError } from "@yardstick/core";
+import type { UltraEvalTransformBridge } from "../python-transform-bridge.js";
 
 /** An UltraEval row with `target_scores` kept in file order (a JS object would reorder integer-like keys). */
 export interface UltraEvalRecord {
@@ -35,12 +36,16 @@ export type UltraEvalGoldPostprocess = (name: UltraEvalGoldPostName, text: strin
 
 export interface UltraEvalTransformSettings {
   postprocess: UltraEvalGoldPostprocess;
+  /** Runs the transforms without a port as the original Python files (`createPythonTransformBridge()`). */
+  bridge?: UltraEvalTransformBridge;
 }
 
 /** The ported transforms, looked up by a config's `transform` path. */
 export interface UltraEvalTransforms {
   /** The port of `transformPath` (`./` and backslashes allowed), or undefined when there is none. */
   get(transformPath: string): UltraEvalTransform | undefined;
+  /** The python3 bridge for the transforms without a port, when one was configured. */
+  readonly bridge?: UltraEvalTransformBridge;
 }
 
 /** A record that lacks a key the transform reads: a clear error naming the key. */
