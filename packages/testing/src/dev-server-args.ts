@@ -1,13 +1,14 @@
 import { ConfigError, YardstickError } from "@yardstick/core";
 import { type DevServer, startDevServer } from "./dev-server.js";
-import type { DevServerFaults, DevServerOptions } from "./dev-server-options.js";
+import type { DevServerBatch, DevServerFaults, DevServerOptions } from "./dev-server-options.js";
 import { parseDevServerOptions } from "./dev-server-options.js";
 import type { DevServerPolicy, DevServerPolicyFunction } from "./dev-server-policy.js";
 
 export const DEV_SERVER_USAGE = `usage: yardstick-dev-server [options]
 
 A local OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions, POST /v1/completions,
-GET /stats) that also speaks Anthropic's Messages API (POST /v1/messages). Prints its URL on one line, then runs until SIGINT or SIGTERM.
+GET /stats) that also speaks Anthropic's Messages API (POST /v1/messages), and both batch APIs (OpenAI
+/v1/files + /v1/batches, Anthropic /v1/messages/batches). Prints its URL on one line, then runs until SIGINT or SIGTERM.
 
   --port N                 port to listen on; 0 (default) picks a free one
   --host HOST              address to bind (default 127.0.0.1)
@@ -20,6 +21,10 @@ GET /stats) that also speaks Anthropic's Messages API (POST /v1/messages). Print
   --fail-rate-malformed R  share of requests answered with a truncated JSON body
   --fail-rate-hang R       share of requests never answered
   --retry-after S          Retry-After seconds sent with injected 429s (default 1)
+  --batch-delay-ms N       time a batch stays in progress before it ends (default 0)
+  --batch-fail-rate R      share of a batch's requests that fail (0..1)
+  --batch-expire-rate R    share of a batch's requests left unfinished when it expires (0..1; 0 = never expires)
+  --batch-max-requests N   requests allowed in one batch (default: OpenAI 50000, Anthropic 100000)
   --seed N                 seed of the fault and latency draws (default 0)
   --model ID               a model id listed by /v1/models (repeatable)
   --root ROOT              the checkpoint /v1/models reports as "root" (default: derived from the policy)
@@ -42,7 +47,15 @@ const FAULT_FLAGS: Record<string, keyof DevServerFaults> = {
   "--retry-after": "retryAfterSeconds",
 };
 
+const BATCH_FLAGS: Record<string, keyof DevServerBatch> = {
+  "--batch-delay-ms": "processingMs",
+  "--batch-fail-rate": "failRate",
+  "--batch-expire-rate": "expireRate",
+  "--batch-max-requests": "maxRequests",
+};
+
 const VALUE_FLAGS = new Set([
+  ...Object.keys(BATCH_FLAGS),
   "--port",
   "--host",
   "--seed",
@@ -65,6 +78,7 @@ export function parseDevServerArgs(
 ): DevServerCliArgs {
   const options: { -readonly [K in keyof DevServerOptions]: DevServerOptions[K] } = {};
   const faults: Record<string, number> = {};
+  const batch: Record<string, number> = {};
   const models: string[] = [];
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -117,6 +131,11 @@ export function parseDevServerArgs(
         options.apiKey = value;
         break;
       default: {
+        const batchKey = BATCH_FLAGS[flag];
+        if (batchKey !== undefined) {
+          batch[batchKey] = batchKey === "maxRequests" ? integer(flag, value) : number(flag, value);
+          break;
+        }
         const key = FAULT_FLAGS[flag];
         if (key === undefined) throw flagError(`unknown flag ${flag}`);
         faults[key] = number(flag, value);
@@ -125,6 +144,7 @@ export function parseDevServerArgs(
   }
   if (Object.keys(faults).length > 0) options.faults = faults;
   if (models.length > 0) options.models = models;
+  if (Object.keys(batch).length > 0) options.batch = batch;
   // Range checks (rates in 0..1, port range, ...) are the server's own option schema.
   parseDevServerOptions(options);
   return { options, help };

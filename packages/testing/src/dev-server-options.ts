@@ -37,6 +37,23 @@ const latencySchema = z.union([
   }),
 ]);
 
+/** How the batch APIs (OpenAI Batch, Anthropic Message Batches) behave. */
+export const devServerBatchSchema = z.strictObject({
+  /** Time a batch spends in progress before it ends (default 0: ends right after validation). */
+  processingMs: z.number().min(0).default(0),
+  /** Share of a batch's requests that fail (a 500 in OpenAI's error file, an `errored` Anthropic result), drawn with the seed. */
+  failRate: z.number().min(0).max(1).default(0),
+  /**
+   * Share of a batch's requests still unfinished when it expires (the last ones of the batch,
+   * rounded up): 0 (default) = batches never expire.
+   */
+  expireRate: z.number().min(0).max(1).default(0),
+  /** Requests allowed in one batch (default the APIs' own: OpenAI 50,000, Anthropic 100,000). */
+  maxRequests: z.number().int().min(1).optional(),
+});
+
+export type DevServerBatch = z.input<typeof devServerBatchSchema>;
+
 const policySchema = z.custom<DevServerPolicy>(
   (p) =>
     p === "echo" ||
@@ -63,6 +80,8 @@ export const devServerOptionsSchema = z.strictObject({
   root: z.string().min(1).optional(),
   /** When set, `POST /v1/messages` requires it as `x-api-key` (401 otherwise); the OpenAI endpoints stay open. */
   apiKey: z.string().min(1).optional(),
+  /** Batch API behaviour: processing delay, partial failures, expiry. */
+  batch: devServerBatchSchema.default({ processingMs: 0, failRate: 0, expireRate: 0 }),
   /** The context length `GET /v1/models` reports as `max_model_len`. */
   maxModelLen: z.number().int().min(1).default(32768),
 });

@@ -6,12 +6,15 @@ export interface DevServerStats {
   byPromptHash: Record<string, number>;
   /** Injected faults per kind. */
   faults: Record<string, number>;
+  /** Batches created through the batch APIs (OpenAI and Anthropic together) and the requests in them. */
+  batches: { created: number; requests: number };
 }
 
 export interface StatsCounter {
   request(path: string): void;
   prompt(hash: string): void;
   fault(kind: string): void;
+  batch(requests: number): void;
   snapshot(): DevServerStats;
   reset(): void;
 }
@@ -20,20 +23,26 @@ export function createStatsCounter(): StatsCounter {
   let requests = new Map<string, number>();
   let prompts = new Map<string, number>();
   let faults = new Map<string, number>();
+  let batches = { created: 0, requests: 0 };
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   return {
     request: (path) => bump(requests, path),
     prompt: (hash) => bump(prompts, hash),
     fault: (kind) => bump(faults, kind),
+    batch(requests) {
+      batches = { created: batches.created + 1, requests: batches.requests + requests };
+    },
     snapshot: () => ({
       requests: Object.fromEntries(requests),
       byPromptHash: Object.fromEntries(prompts),
       faults: Object.fromEntries(faults),
+      batches,
     }),
     reset() {
       requests = new Map();
       prompts = new Map();
       faults = new Map();
+      batches = { created: 0, requests: 0 };
     },
   };
 }

@@ -2,6 +2,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from "node:net";
 import { mulberry32 } from "@yardstick/core";
 import { createMessagesEndpoint, MESSAGES_PATH, sendAnthropicError } from "./dev-server-anthropic.js";
+import { createAnthropicBatchEndpoints, MESSAGE_BATCHES_PATH } from "./dev-server-batch-anthropic.js";
+import { createOpenAIBatchEndpoints } from "./dev-server-batch-openai.js";
+import { type BatchEndpointParts, type CapturedReply, captureResponse } from "./dev-server-batch-shared.js";
 import { chatPromptTokens, lastUserText, shapeAnswer, stopList } from "./dev-server-answers.js";
 import {
   type DevServerOptions,
@@ -14,9 +17,11 @@ import {
   type ChatCompletionBody,
   type CompletionBody,
   chatCompletionBodySchema,
+  chatToolsViolation,
   completionBodySchema,
   describeZodError,
 } from "./dev-server-schemas.js";
+import { type DevTool, type DevToolChoice, devServerToolArguments, toolArgumentsText, toolToCall } from "./dev-server-tools.js";
 import { defaultModelRoot, modelCard } from "./dev-server-model-card.js";
 import { createStatsCounter, type DevServerStats } from "./dev-server-stats.js";
 import { promptHash } from "./prompt-hash.js";
@@ -57,6 +62,31 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     retryAfterSeconds: opts.faults?.retryAfterSeconds ?? 1,
     nextId: () => nextId++,
   });
+  // Batch lines are answered by the online endpoints' code, without injected faults or latency.
+  const answerMessagesOffline = createMessagesEndpoint({
+    apiKey: undefined,
+    answer: callPolicy,
+    stats,
+    drawFault: () => null,
+    latency: () => 0,
+    retryAfterSeconds: 0,
+    nextId: () => nextId++,
+  });
+  async function answerOffline(path: string, body: Buffer, headers: IncomingHttpHeaders): Promise<CapturedReply> {
+    const { res, reply } = captureResponse();
+    if (path === MESSAGES_PATH) await answerMessagesOffline(body, headers, res);
+    else await answerPost(path === CHAT_PATH ? "chat" : "completion", body, headers, res, false);
+    return reply;
+  }
+  const batchParts: BatchEndpointParts = {
+    options: opts.batch,
+    answerOffline,
+    stats,
+    random: mulberry32(opts.seed ^ 0xba7c),
+    timers: new Set(),
+  };
+  const openAIBatches = createOpenAIBatchEndpoints(batchParts);
+  const anthropicBatches = createAnthropicBatchEndpoints({ ...batchParts, apiKey: opts.apiKey });
 
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
@@ -86,6 +116,19 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       });
       return;
     }
+    if (path.startsWith("/v1/files") || path.startsWith("/v1/batches") || path.startsWith(MESSAGE_BATCHES_PATH)) {
+      const method = req.method ?? "GET";
+      readBody(req, res, (body) => {
+        const done = path.startsWith(MESSAGE_BATCHES_PATH)
+          ? anthropicBatches(method, path, req.headers, body, res, `http://${req.headers.host ?? "127.0.0.1"}`)
+          : openAIBatches(method, path, req.headers, body, res);
+        void done.catch((error: unknown) => {
+          if (!res.headersSent) sendError(res, 500, `dev server batch endpoint failed: ${(error as Error).message}`, "server_error");
+          else res.destroy();
+        });
+      });
+      return;
+    }
     if (req.method === "GET" && path === "/v1/models") {
       return sendJson(res, 200, {
         object: "list",
@@ -103,6 +146,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     raw: Buffer,
     headers: IncomingHttpHeaders,
     res: ServerResponse,
+    /** False for batch lines: no injected faults or latency. */
+    online = true,
   ): Promise<void> {
     let json: unknown;
     try {
@@ -117,14 +162,20 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       return sendError(res, 400, message, "invalid_request_error", param);
     }
     const body = parsed.data;
+    if (endpoint === "chat") {
+      const violation = chatToolsViolation(body as ChatCompletionBody);
+      if (violation) return sendError(res, 400, violation.message, "invalid_request_error", violation.param);
+    }
     stats.prompt(
       endpoint === "chat" ? promptHash((body as ChatCompletionBody).messages) : promptHash((body as CompletionBody).prompt),
     );
 
-    const fault = faults();
-    const delay = latency();
-    if (delay > 0) await sleep(delay);
-    if (fault !== null) return injectFault(fault, res);
+    if (online) {
+      const fault = faults();
+      const delay = latency();
+      if (delay > 0) await sleep(delay);
+      if (fault !== null) return injectFault(fault, res);
+    }
 
     const id = nextId++;
     if (endpoint === "chat") return answerChat(body as ChatCompletionBody, headers, id, res);
@@ -175,8 +226,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       lastUserText: lastUserText(body.messages),
     });
     const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
-    const shaped = shapeAnswer(answer, maxTokens, stopList(body.stop));
     const n = body.n ?? 1;
+    const tool = toolToCall(chatTools(body), chatToolChoice(body));
+    if (tool !== undefined) return answerChatWithTool(body, tool, maxTokens, n, id, res);
+    const shaped = shapeAnswer(answer, maxTokens, stopList(body.stop));
     const promptTokens = chatPromptTokens(body.messages);
     const completionTokens = n * (shaped.contentTokens + shaped.reasoningTokens);
     const usage = {
@@ -204,6 +257,41 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       choices,
       usage,
     });
+  }
+
+  /**
+   * A reply that calls `tool` (content null), arguments from `devServerToolArguments`. Like OpenAI, a
+   * call forced by name finishes with "stop", one the model chose with "tool_calls"; arguments cut at
+   * max_tokens finish with "length" and are not valid JSON.
+   */
+  function answerChatWithTool(body: ChatCompletionBody, tool: DevTool, maxTokens: number | undefined, n: number, id: number, res: ServerResponse): void {
+    const args = toolArgumentsText(devServerToolArguments(tool.parameters, promptHash(body.messages)), maxTokens);
+    const forced = typeof body.tool_choice === "object" && body.tool_choice !== null;
+    const finishReason = args.cut ? "length" : forced ? "stop" : "tool_calls";
+    const promptTokens = chatPromptTokens(body.messages);
+    const usage = { prompt_tokens: promptTokens, completion_tokens: n * args.tokens, total_tokens: promptTokens + n * args.tokens };
+    const chatId = `chatcmpl-${id}`;
+    const call = (i: number) => ({ id: `call_dev_${id}_${i}`, type: "function", function: { name: tool.name, arguments: args.text } });
+    if (body.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const base = { id: chatId, object: "chat.completion.chunk", created: created(), model: body.model };
+      const chunk = (index: number, delta: Record<string, unknown>, finish: string | null) =>
+        `data: ${JSON.stringify({ ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+      for (let i = 0; i < n; i++) {
+        const { function: fn, ...head } = call(i);
+        res.write(chunk(i, { role: "assistant", content: null, tool_calls: [{ index: 0, ...head, function: { name: fn.name, arguments: "" } }] }, null));
+        res.write(chunk(i, { tool_calls: [{ index: 0, function: { arguments: fn.arguments } }] }, null));
+        res.write(chunk(i, {}, finishReason));
+      }
+      if (body.stream_options?.include_usage === true) res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    const choices = [];
+    for (let i = 0; i < n; i++) {
+      choices.push({ index: i, message: { role: "assistant", content: null, tool_calls: [call(i)] }, logprobs: null, finish_reason: finishReason });
+    }
+    sendJson(res, 200, { id: chatId, object: "chat.completion", created: created(), model: body.model, system_fingerprint: "yardstick-dev", choices, usage });
   }
 
   function streamChat(
@@ -298,6 +386,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     close() {
+      for (const timer of batchParts.timers) clearTimeout(timer);
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -305,6 +394,16 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       return closing;
     },
   };
+}
+
+function chatTools(body: ChatCompletionBody): DevTool[] | undefined {
+  return body.tools?.map((t) => ({ name: t.function.name, parameters: t.function.parameters ?? {} }));
+}
+
+function chatToolChoice(body: ChatCompletionBody): DevToolChoice | undefined {
+  const c = body.tool_choice;
+  if (c === null || c === undefined) return undefined;
+  return typeof c === "string" ? c : { name: c.function.name };
 }
 
 /**

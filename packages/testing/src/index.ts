@@ -6,7 +6,10 @@ export {
   type RunDevServerCliOptions,
   runDevServerCli,
 } from "./dev-server-args.js";
+export { ANTHROPIC_BATCH_MAX_BYTES, ANTHROPIC_BATCH_MAX_REQUESTS, MESSAGE_BATCHES_PATH } from "./dev-server-batch-anthropic.js";
+export { OPENAI_BATCH_MAX_BYTES, OPENAI_BATCH_MAX_REQUESTS } from "./dev-server-batch-openai.js";
 export {
+  type DevServerBatch,
   type DevServerFaults,
   type DevServerOptions,
   devServerOptionsSchema,
@@ -20,6 +23,7 @@ export type {
   DevServerRequest,
 } from "./dev-server-policy.js";
 export type { DevServerStats } from "./dev-server-stats.js";
+export { devServerToolArguments } from "./dev-server-tools.js";
 export { canonicalJson } from "@yardstick/core";
 export { type HashableMessage, promptHash } from "./prompt-hash.js";
 export { answerTokenSet, type LegacyLogprobs, tokenLogprob } from "./token-logprobs.js";
