@@ -1,0 +1,107 @@
+import {
+  ApiCallError,
+  type LoglikelihoodRequest,
+  type ModelCallContext,
+  type ModelProviderV1,
+  type ModelRequest,
+  type ModelResponse,
+} from "@yardstick/core";
+import { type ModelPrice, costOf } from "./price-table.js";
+import { ASSUMED_OUTPUT_TOKENS } from "./estimate-run.js";
+import { countRequestInputTokens, countTextTokens } from "./token-count.js";
+
+/**
+ * A spending limit shared by every provider of a run (the judged model and the judge). Each request
+ * reserves its worst case (its input plus its max_tokens) before it is sent and settles at its
+ * recorded usage; a request whose worst case would take spent + reserved past the limit is not sent,
+ * and the run is stopped. So the recorded spend never crosses the limit, whatever is in flight.
+ */
+export class CostBudget {
+  spentUsd = 0;
+  reservedUsd = 0;
+  private stopped = false;
+
+  constructor(
+    readonly limitUsd: number,
+    /** Called once, when the first request is refused: the run stops (as on Ctrl-C). */
+    private readonly onExceeded: (message: string) => void,
+  ) {}
+
+  /** Reserves `usd` if it fits under the limit; false (and the run stopped) when it does not. */
+  reserve(usd: number): boolean {
+    if (this.spentUsd + this.reservedUsd + usd > this.limitUsd) {
+      if (!this.stopped) {
+        this.stopped = true;
+        this.onExceeded(
+          `--max-cost ${this.limitUsd} USD: stopping before it is crossed (spent ${formatUsd(this.spentUsd)}, the next request could cost up to ${formatUsd(usd)}); rerun with a higher --max-cost to continue`,
+        );
+      }
+      return false;
+    }
+    this.reservedUsd += usd;
+    return true;
+  }
+
+  settle(reservedUsd: number, actualUsd: number): void {
+    this.reservedUsd -= reservedUsd;
+    this.spentUsd += actualUsd;
+  }
+}
+
+export function formatUsd(usd: number): string {
+  return `$${usd < 0.01 && usd > 0 ? usd.toPrecision(2) : usd.toFixed(2)}`;
+}
+
+export interface BudgetGuardSettings {
+  budget: CostBudget;
+  price: ModelPrice;
+  batch?: boolean;
+}
+
+/** Wraps a provider so each of its requests is paid from `budget` (see `CostBudget`). */
+export function withBudget(inner: ModelProviderV1, settings: BudgetGuardSettings): ModelProviderV1 {
+  const { budget, price } = settings;
+  const batch = settings.batch === true;
+  const refused = (usd: number) =>
+    new ApiCallError(`not sent: it could cost up to ${formatUsd(usd)}, past --max-cost ${budget.limitUsd} USD`, { retryable: false, kind: "other" });
+
+  const provider: ModelProviderV1 = {
+    specVersion: "v1",
+    id: inner.id,
+    modelId: inner.modelId,
+    identity: () => inner.identity(),
+    async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
+      const inputTokens = countRequestInputTokens(request);
+      const choices = request.params.n ?? 1;
+      const worstOutput = (request.params.maxTokens ?? ASSUMED_OUTPUT_TOKENS) * choices;
+      const worst = costOf(price, inputTokens, worstOutput, batch);
+      if (!budget.reserve(worst)) throw refused(worst);
+      let actual = worst;
+      try {
+        const response = await inner.generate(request, ctx);
+        actual = response.usage
+          ? costOf(price, response.usage.promptTokens, response.usage.completionTokens, batch)
+          : costOf(price, inputTokens, response.choices.reduce((a, c) => a + countTextTokens(c.text) + countTextTokens(c.reasoningContent ?? ""), 0), batch);
+        return response;
+      } finally {
+        // A failed call may still have been billed: it is counted at its worst case.
+        budget.settle(worst, actual);
+      }
+    },
+    ...(inner.needsLabelSet ? { needsLabelSet: true } : {}),
+  };
+  if (inner.describeServedModel) provider.describeServedModel = (ctx) => inner.describeServedModel!(ctx);
+  if (inner.close) provider.close = () => inner.close!();
+  if (inner.loglikelihood) {
+    provider.loglikelihood = async (request: LoglikelihoodRequest, ctx?: ModelCallContext) => {
+      const usd = costOf(price, countTextTokens(request.context + request.continuation), 1, batch);
+      if (!budget.reserve(usd)) throw refused(usd);
+      try {
+        return await inner.loglikelihood!(request, ctx);
+      } finally {
+        budget.settle(usd, usd);
+      }
+    };
+  }
+  return provider;
+}

@@ -1,0 +1,60 @@
+import {
+  ApiCallError,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
+  type ModelCallContext,
+  type ModelProviderV1,
+  type ModelRequest,
+  type ModelResponse,
+} from "@yardstick/core";
+import { countRequestInputTokens, countTextTokens } from "./token-count.js";
+
+/** A request a dry run would have sent. */
+export interface WouldSend {
+  /** "generate" or "judge". */
+  stage: string;
+  task: string;
+  inputTokens: number;
+  /** The request's output cap (max_tokens × choices), when it sets one. */
+  maxOutputTokens: number | undefined;
+  /** Choices asked for (output tokens scale with it). */
+  choices: number;
+}
+
+/**
+ * The stand-in a dry run answers with: it records each request the real provider would be sent and
+ * answers with an empty placeholder (or, with `fail`, fails the call), so the real answering loop (run store, resume, cache) decides
+ * which requests would be sent. Identity and the served-model description come from the real
+ * provider, so cache keys are the real run's.
+ */
+export function createDryRunProvider(
+  inner: ModelProviderV1,
+  stage: string,
+  record: (r: WouldSend) => void,
+  options: { fail?: boolean } = {},
+): ModelProviderV1 {
+  const provider: ModelProviderV1 = {
+    specVersion: "v1",
+    id: inner.id,
+    modelId: inner.modelId,
+    identity: () => inner.identity(),
+    async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
+      const choices = request.params.n ?? 1;
+      const max = request.params.maxTokens;
+      record({ stage, task: ctx?.task?.key ?? "", inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : max * choices, choices });
+      if (options.fail) throw new ApiCallError("dry run: not sent", { retryable: false, kind: "other" });
+      const choice = { text: "", finishReason: "stop" as const };
+      return { text: "", finishReason: "stop", choices: Array.from({ length: choices }, () => choice) };
+    },
+    ...(inner.needsLabelSet ? { needsLabelSet: true } : {}),
+  };
+  if (inner.describeServedModel) provider.describeServedModel = (ctx) => inner.describeServedModel!(ctx);
+  if (inner.loglikelihood) {
+    provider.loglikelihood = async (request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> => {
+      // Scored with echo and one generated token at most: the prompt is the whole cost.
+      record({ stage, task: ctx?.task?.key ?? "", inputTokens: countTextTokens(request.context + request.continuation), maxOutputTokens: 1, choices: 1 });
+      return { logprob: 0, isGreedy: false, tokenCount: 1 };
+    };
+  }
+  return provider;
+}

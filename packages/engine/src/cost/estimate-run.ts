@@ -1,0 +1,218 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { ModelProviderV1 } from "@yardstick/core";
+import type { RunManifest } from "@yardstick/run-format";
+import { type AnswerOutcome, type AnswerSettings, answerTasks } from "../answer.js";
+import type { EvaluationSettings } from "../evaluate.js";
+import { judgeTasks } from "../judge-stage.js";
+import type { RequestCache } from "../request-cache.js";
+import { RunStore } from "../run-store.js";
+import { type WouldSend, createDryRunProvider } from "./dry-run-provider.js";
+import { type ModelPrice, type PriceTable, costOf, findPrice } from "./price-table.js";
+
+/** Output tokens assumed for a request that sets no max_tokens, of a task with no recorded answers. */
+export const ASSUMED_OUTPUT_TOKENS = 512;
+
+export interface EstimateSettings extends Omit<AnswerSettings, "store" | "cache" | "progress" | "failFastAfter"> {
+  /** The run-store folder the real run would use: copied to a scratch folder, never written. */
+  storeDir: string;
+  manifest: RunManifest;
+  /** Read only: nothing is put into it. */
+  cache?: RequestCache;
+  prices: PriceTable;
+  /** Price with the batch discount (`--batch`). */
+  batch?: boolean;
+  /** The judge stage, as the real run would have it (its requests are estimated over the placeholder answers). */
+  judge?: EvaluationSettings["judge"];
+}
+
+/** Where a task's output-token estimate came from. */
+export type OutputSource = "recorded" | "max_tokens" | "assumed";
+
+export interface TaskEstimate {
+  stage: string;
+  task: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  outputSource: OutputSource;
+  /** Mean completion tokens recorded for the task (store and cache), when any. */
+  recordedMeanOutput?: number;
+  /** USD; undefined when the model has no price. */
+  costUsd: number | undefined;
+}
+
+export interface StageEstimate {
+  stage: string;
+  model: string;
+  /** The model's price; undefined when the price table has none ("no price"). */
+  price: ModelPrice | undefined;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | undefined;
+  /** Requests per second at the current rate (concurrency / mean recorded latency), when latencies are recorded. */
+  requestsPerSecond: number | undefined;
+  seconds: number | undefined;
+  tasks: TaskEstimate[];
+}
+
+export interface RunEstimate {
+  batch: boolean;
+  stages: StageEstimate[];
+  /** How each task's answering went in the dry run: what came from the store and the cache. */
+  answering: AnswerOutcome[];
+  costUsd: number | undefined;
+  /** Stages not estimated yet, with why. */
+  pending: string[];
+}
+
+/**
+ * Estimates what a run would send, by running the real answering loop against a stand-in that
+ * records each request and sends nothing: resume (a scratch copy of the run store) and the request
+ * cache (read only) decide which requests miss, exactly as in the real run.
+ */
+export async function estimateRun(settings: EstimateSettings): Promise<RunEstimate> {
+  const scratch = await mkdtemp(join(tmpdir(), "yardstick-dry-run-"));
+  try {
+    if (existsSync(settings.storeDir)) {
+      // Not the lock: a run may be writing the real store right now.
+      await cp(settings.storeDir, scratch, { recursive: true, filter: (src) => basename(src) !== "run.lock" });
+    }
+    const store = new RunStore(scratch);
+    await store.open(settings.manifest);
+    const wouldSend: WouldSend[] = [];
+    const answered = await answerTasks({
+      ...settings,
+      model: createDryRunProvider(settings.model, "generate", (r) => wouldSend.push(r)),
+      store,
+      ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
+      failFastAfter: 0,
+    });
+    const pending: string[] = [];
+    const judged = settings.tasks.some((t) => t.judge);
+    if (judged && settings.judge && !answered.aborted) {
+      // The judge stand-in fails each call after recording it: a placeholder reply would not parse,
+      // and the judge's one retry of an unparsable reply is not something a real run usually sends.
+      await judgeTasks({
+        tasks: settings.tasks,
+        registry: settings.registry,
+        model: createDryRunProvider(settings.judge.model, "judge", (r) => wouldSend.push(r), { fail: true }),
+        ...(settings.judge.modelIdentity ? { modelIdentity: settings.judge.modelIdentity } : {}),
+        ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
+        store,
+        ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
+        ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
+        ...(settings.signal ? { signal: settings.signal } : {}),
+        failFastAfter: 0,
+      });
+    } else if (judged) {
+      pending.push("judge: no judge model given, so the judge stage is not estimated");
+    }
+    await store.close();
+    const recorded = await readRecorded(store);
+    const batch = settings.batch === true;
+    const concurrency = settings.concurrency ?? 16;
+    const stageOf = (name: string, model: ModelProviderV1) =>
+      stageEstimate(name, `${model.id}:${model.modelId}`, wouldSend, recorded, findPrice(settings.prices, model.id, model.modelId), batch, concurrency);
+    const stages = [stageOf("generate", settings.model)];
+    if (judged && settings.judge) stages.push(stageOf("judge", settings.judge.model));
+    const costUsd = stages.some((s) => s.requests > 0 && s.costUsd === undefined) ? undefined : stages.reduce((a, s) => a + (s.costUsd ?? 0), 0);
+    return { batch, stages, answering: answered.tasks, costUsd, pending };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+interface Recorded {
+  /** Per stage and task: sum and count of recorded completion tokens. */
+  output: Map<string, { sum: number; n: number }>;
+  /** Per stage: sum and count of recorded latencies (requests that were sent, not cache hits). */
+  latency: Map<string, { sum: number; n: number }>;
+}
+
+/** What the store (old records and the dry run's cache hits; placeholders carry no usage) says about answers. */
+async function readRecorded(store: RunStore): Promise<Recorded> {
+  const output = new Map<string, { sum: number; n: number }>();
+  const latency = new Map<string, { sum: number; n: number }>();
+  const add = (m: Map<string, { sum: number; n: number }>, k: string, v: number) => {
+    const e = m.get(k) ?? { sum: 0, n: 0 };
+    e.sum += v;
+    e.n++;
+    m.set(k, e);
+  };
+  for await (const rec of store.readResponses({ request: false })) {
+    if (rec.status !== "ok") continue;
+    if (rec.usage) add(output, `${rec.stage}\t${rec.task}`, rec.usage.completionTokens);
+    if (!rec.cached && rec.latencyMs !== undefined) add(latency, rec.stage, rec.latencyMs);
+  }
+  return { output, latency };
+}
+
+/** A stage's estimate: its requests, tokens, cost at its model's price, and time at the recorded rate. */
+function stageEstimate(
+  stage: string,
+  model: string,
+  sends: readonly WouldSend[],
+  recorded: Recorded,
+  price: ModelPrice | undefined,
+  batch: boolean,
+  concurrency: number,
+): StageEstimate {
+  const byTask = new Map<string, TaskEstimate>();
+  for (const s of sends) {
+    if (s.stage !== stage) continue;
+    let t = byTask.get(s.task);
+    if (!t) {
+      const r = recorded.output.get(`${stage}\t${s.task}`);
+      t = { stage, task: s.task, requests: 0, inputTokens: 0, outputTokens: 0, outputSource: r ? "recorded" : "max_tokens", costUsd: undefined };
+      if (r) t.recordedMeanOutput = r.sum / r.n;
+      byTask.set(s.task, t);
+    }
+    t.requests++;
+    t.inputTokens += s.inputTokens;
+    if (t.recordedMeanOutput !== undefined) t.outputTokens += t.recordedMeanOutput;
+    else if (s.maxOutputTokens !== undefined) t.outputTokens += s.maxOutputTokens;
+    else {
+      t.outputTokens += ASSUMED_OUTPUT_TOKENS * s.choices;
+      t.outputSource = "assumed";
+    }
+  }
+  const tasks = [...byTask.values()];
+  for (const t of tasks) {
+    t.outputTokens = Math.round(t.outputTokens);
+    t.costUsd = price ? costOf(price, t.inputTokens, t.outputTokens, batch) : undefined;
+  }
+  const requests = tasks.reduce((a, t) => a + t.requests, 0);
+  const lat = recorded.latency.get(stage);
+  // Requests in flight at once over the mean time each took.
+  const requestsPerSecond = lat && lat.sum > 0 ? Math.min(concurrency, Math.max(1, requests)) / (lat.sum / lat.n / 1000) : undefined;
+  return {
+    stage,
+    model,
+    price,
+    requests,
+    inputTokens: tasks.reduce((a, t) => a + t.inputTokens, 0),
+    outputTokens: tasks.reduce((a, t) => a + t.outputTokens, 0),
+    costUsd: price ? tasks.reduce((a, t) => a + (t.costUsd ?? 0), 0) : undefined,
+    requestsPerSecond,
+    seconds: requestsPerSecond === undefined ? undefined : requests / requestsPerSecond,
+    tasks,
+  };
+}
+
+/** The cache as a dry run may use it: answers are read, nothing is written. */
+function readOnlyCache(cache: RequestCache): RequestCache {
+  return {
+    path: cache.path,
+    get: (key) => cache.get(key),
+    put() {},
+    flush() {},
+    info: () => cache.info(),
+    clear: () => 0,
+    prune: () => 0,
+    close() {},
+  };
+}
