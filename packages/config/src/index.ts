@@ -11,6 +11,7 @@ export * from "./load-seahelm.js";
 export * from "./load-tasks.js";
 export * from "./metric-mapping.js";
 export * from "./python-format.js";
+export * from "./prices.js";
 export * from "./python-str.js";
 export * from "./resolve-data-path.js";
 export * from "./rubric.js";
