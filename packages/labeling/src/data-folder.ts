@@ -85,7 +85,7 @@ export function loadDataFolder(dataDir: string): DataFolder {
   for (const file of files) {
     const id = file.slice(0, -5);
     try {
-      const def = loadTaskFile(join(root, "tasks", file));
+      const def = loadTaskFile(join(root, "tasks", file), (name) => confinedPath(root, "tasks", name));
       const datasetName = withJsonl(def.dataset.name);
       const datasetPath = confinedPath(root, "datasets", datasetName);
       let dataset = datasets.get(datasetPath);

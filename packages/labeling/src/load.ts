@@ -11,6 +11,7 @@ import {
   type TaskDef,
   TaskSchema,
 } from "./schemas.js";
+import { withRubric } from "./rubric-feedback.js";
 
 /** The first zod issue as `key.path: message`, the form every error of this package uses. */
 export function firstIssue(error: z.ZodError): { keyPath: (string | number)[]; message: string } {
@@ -45,8 +46,12 @@ export function parseTask(value: unknown, file: string): TaskDef {
   return r.data;
 }
 
-export function loadTaskFile(file: string): TaskDef {
-  return parseTask(parseJson(readText(file), file), file);
+/**
+ * Reads a task file; a task naming a `rubric` gets the rubric's question as a feedback item, read
+ * from `resolveRubric(name)` (default: beside the task file).
+ */
+export function loadTaskFile(file: string, resolveRubric?: (name: string) => string): TaskDef {
+  return withRubric(parseTask(parseJson(readText(file), file), file), file, resolveRubric);
 }
 
 /** One labeling item: a data line of the dataset (1-based file line) and its samples. */

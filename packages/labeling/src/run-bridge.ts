@@ -1,5 +1,6 @@
 import { ConfigError } from "@yardstick/core";
 import type { LoadedTask } from "./data-folder.js";
+import { rubricJudgement } from "./rubric-feedback.js";
 import type { Sample } from "./schemas.js";
 import type { DoneRow } from "./store.js";
 
@@ -114,13 +115,15 @@ export interface LabelRecord {
 /**
  * The labels of an imported task as `label`-stage records, grouped by the run (fingerprint) each
  * sample came from. `judgement` holds the feedback, the labeling task, the dataset line, and the
- * sample's position among the line's samples (for a comparison, 0 = shown first).
+ * sample's position among the line's samples (for a comparison, 0 = shown first); for a rubric task
+ * also the chosen `label`, its `score` and the `rubric` id, as a rubric judge writes them.
  */
 export function labelRecords(task: LoadedTask, rows: readonly DoneRow[]): Map<string, LabelRecord[]> {
   const out = new Map<string, LabelRecord[]>();
   for (const row of rows) {
     const item = task.itemByLine.get(row.item);
     if (!item) continue;
+    const feedback = JSON.parse(row.feedback) as Record<string, unknown>;
     item.samples.forEach((s, position) => {
       const m = s.metadata ?? {};
       if (typeof m.run !== "string" || typeof m.task !== "string" || typeof m.sample !== "string") return;
@@ -134,7 +137,7 @@ export function labelRecords(task: LoadedTask, rows: readonly DoneRow[]): Map<st
         key: `label:${task.id}:${row.item}:${row.labeler}`,
         promptHash: "",
         cached: false,
-        judgement: { feedback: JSON.parse(row.feedback), labelTask: task.id, line: row.item, position, of: item.samples.length, sampleIds: item.samples.map((x) => x.id) },
+        judgement: { ...rubricJudgement(task.def.feedback, feedback), feedback, labelTask: task.id, line: row.item, position, of: item.samples.length, sampleIds: item.samples.map((x) => x.id) },
         time: row.serverTime,
       };
       const list = out.get(m.run) ?? [];

@@ -115,15 +115,23 @@ export const TaskSchema = z.looseObject({
     type: z.enum(["comparison", "single"]),
     displayType: z.enum(["side_by_side", "stacked", "standard"]),
   }),
-  feedback: z
-    .record(z.string().regex(/^[A-Za-z0-9_.-]+$/, "feedback keys are letters, digits, _ . -"), FeedbackSchema)
-    .refine((f) => Object.keys(f).length > 0, "needs at least one feedback item"),
+  /** May be left out when `rubric` gives the task's question. */
+  feedback: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, "feedback keys are letters, digits, _ . -"), FeedbackSchema).default({}),
   dataset: DatasetRefSchema,
   results: RelativeFileName,
   /** Yardstick addition: how many distinct labelers label each sample (default: the server's). */
   labelsPerSample: z.number().int().min(1).max(1000).optional(),
+  /**
+   * Yardstick addition: a `rubric.yaml` (path relative to the task file's folder) whose question
+   * becomes the select feedback item `rubric`, its choices the options (value = the choice label).
+   */
+  rubric: RelativeFileName.optional(),
+}).superRefine((t, ctx) => {
+  if (Object.keys(t.feedback).length === 0 && t.rubric === undefined) {
+    ctx.addIssue({ code: "custom", path: ["feedback"], message: "needs at least one feedback item (or a rubric)" });
+  }
 });
-export type TaskDef = z.infer<typeof TaskSchema>;
+export type TaskDef = z.output<typeof TaskSchema>;
 
 export const DatasetMetaSchema = z.looseObject({
   total_samples: z.number().int().nonnegative().optional(),
