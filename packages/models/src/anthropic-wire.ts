@@ -4,9 +4,13 @@ import {
   type ContentPart,
   type FinishReason,
   type ModelChoice,
+  type GenerationParams,
   type TokenUsage,
+  type ToolCall,
+  type ToolDefinition,
 } from "@yardstick/core";
 import { z } from "zod";
+import { isPlainObject } from "./tool-params.js";
 
 /** The Anthropic Messages API wire format: request bodies built from core chat messages, response bodies read back. */
 
@@ -80,13 +84,38 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): { system?
   return system.length > 0 ? { system: system.join("\n\n"), messages: out } : { messages: out };
 }
 
+/** Core tools as the Messages API wants them: `input_schema` for the parameters, `any` for "required". */
+export function toAnthropicTools(tools: readonly ToolDefinition[], choice: GenerationParams["toolChoice"]): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    tools: tools.map((t) => ({ name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), input_schema: t.parameters })),
+  };
+  if (choice === "auto") out.tool_choice = { type: "auto" };
+  else if (choice === "required") out.tool_choice = { type: "any" };
+  else if (choice !== undefined) out.tool_choice = { type: "tool", name: choice.name };
+  return out;
+}
+
 // ---------------------------------------------------------------- responses
 
-const contentBlockSchema = z.looseObject({
-  type: z.string(),
-  text: z.string().optional(),
-  thinking: z.string().optional(),
-});
+const contentBlockSchema = z
+  .looseObject({
+    type: z.string(),
+    text: z.string().optional(),
+    thinking: z.string().optional(),
+    id: z.string().optional(),
+    name: z.unknown().optional(),
+    input: z.unknown().optional(),
+  })
+  .superRefine((block, ctx) => {
+    // Other block types (server tools, citations, ...) pass as they are; a tool_use block must be readable.
+    if (block.type !== "tool_use") return;
+    if (typeof block.name !== "string" || block.name === "") {
+      ctx.addIssue({ code: "custom", path: ["name"], message: "a tool_use block needs the tool's name" });
+    }
+    if (!isPlainObject(block.input)) {
+      ctx.addIssue({ code: "custom", path: ["input"], message: `a tool_use block's input must be a JSON object, got ${JSON.stringify(block.input) ?? "nothing"}` });
+    }
+  });
 
 const usageSchema = z.looseObject({
   input_tokens: z.number(),
@@ -126,16 +155,24 @@ export function mapStopReason(value: string | null | undefined): FinishReason {
   return (value !== null && value !== undefined ? STOP_REASONS[value] : undefined) ?? "unknown";
 }
 
-/** One response as a choice: its text blocks joined, thinking blocks as reasoning content. */
+/** One response as a choice: its text blocks joined, thinking blocks as reasoning content, tool_use blocks as tool calls. */
 export function toChoice(body: MessageResponseBody): ModelChoice {
   let text = "";
   let thinking: string | undefined;
+  const toolCalls: ToolCall[] = [];
   for (const block of body.content) {
     if (block.type === "text") text += block.text ?? "";
     else if (block.type === "thinking" && block.thinking !== undefined) thinking = (thinking ?? "") + block.thinking;
+    // The schema checked name and input of tool_use blocks.
+    else if (block.type === "tool_use") {
+      const call: ToolCall = { name: block.name as string, arguments: block.input as Record<string, unknown> };
+      if (block.id !== undefined) call.id = block.id;
+      toolCalls.push(call);
+    }
   }
   const choice: ModelChoice = { text, finishReason: mapStopReason(body.stop_reason) };
   if (thinking !== undefined) choice.reasoningContent = thinking;
+  if (toolCalls.length > 0) choice.toolCalls = toolCalls;
   return choice;
 }
 

@@ -19,9 +19,18 @@ import {
   TransportError,
 } from "@yardstick/http";
 import { type AnthropicSettings, anthropicSettingsSchema } from "./anthropic-settings.js";
-import { errorBodySchema, type MessageResponseBody, messageResponseSchema, toAnthropicMessages, toChoice, toUsage } from "./anthropic-wire.js";
+import {
+  errorBodySchema,
+  type MessageResponseBody,
+  messageResponseSchema,
+  toAnthropicMessages,
+  toAnthropicTools,
+  toChoice,
+  toUsage,
+} from "./anthropic-wire.js";
 import { parseSettings } from "./config-error.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText } from "./model-call-error.js";
+import { checkedTools } from "./tool-params.js";
 
 export interface AnthropicProvider extends ModelProviderV1 {
   readonly id: "anthropic";
@@ -142,9 +151,10 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
     return shortErrorText(message, scrub);
   }
 
-  /** The request body without its messages: sampling fields, extraBody over them, then model and max_tokens. */
+  /** The request body without its messages: sampling fields and tools, extraBody over them, then model and max_tokens. */
   function bodyFields(params: GenerationParams): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+    const checked = checkedTools(params, who);
+    const out: Record<string, unknown> = checked ? toAnthropicTools(checked.tools, checked.choice) : {};
     if (params.temperature !== undefined) out.temperature = params.temperature;
     if (params.topP !== undefined) out.top_p = params.topP;
     if (params.stop !== undefined && params.stop.length > 0) out.stop_sequences = params.stop;
@@ -173,6 +183,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
     const first = choices[0]!;
     const out: ModelResponse = { text: first.text, finishReason: first.finishReason, choices };
     if (first.reasoningContent !== undefined) out.reasoningContent = first.reasoningContent;
+    if (first.toolCalls !== undefined) out.toolCalls = first.toolCalls;
     const usage = sumUsage(replies.map((r) => toUsage(r.body)));
     if (usage) out.usage = usage;
     const model = replies[0]!.body.model;

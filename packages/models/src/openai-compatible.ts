@@ -28,6 +28,7 @@ import { scoreContinuation } from "./loglikelihood.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
 import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
+import { checkedTools, MalformedToolCall } from "./tool-params.js";
 import { chatResponseSchema, completionResponseSchema, fastChatResponse, toChatResponse, toCompletionResponse } from "./wire-format.js";
 
 export interface OpenAICompatibleProvider extends ModelProviderV1 {
@@ -65,11 +66,25 @@ function shapeFailure(issue: z.core.$ZodIssue | undefined): Failure {
   };
 }
 
+/**
+ * A tool call whose arguments are not a JSON object: the model's output, which the same request would
+ * most likely produce again, so (like a wrong shape) not retried.
+ */
+function toolCallFailure(error: MalformedToolCall): Failure {
+  return { kind: "invalid-response", retryable: false, message: `response has a malformed tool call (${error.message})` };
+}
+
 /** A decoder that checks the body with `schema` and converts it. */
 function withSchema<T extends z.ZodType, V>(schema: T, convert: (body: z.output<T>) => V): Decode<V> {
   return (json) => {
     const parsed = schema.safeParse(json);
-    return parsed.success ? { parsed: true, value: convert(parsed.data) } : shapeFailure(parsed.error.issues[0]);
+    if (!parsed.success) return shapeFailure(parsed.error.issues[0]);
+    try {
+      return { parsed: true, value: convert(parsed.data) };
+    } catch (error) {
+      if (error instanceof MalformedToolCall) return toolCallFailure(error);
+      throw error;
+    }
   };
 }
 
@@ -200,8 +215,23 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     return shortErrorText(message, scrub);
   }
 
-  function samplingFields(params: GenerationParams): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+  /** `samplingFields` of a chat request: the tools and tool choice too (the legacy completions endpoint has none). */
+  function chatFields(params: GenerationParams): Record<string, unknown> {
+    const checked = checkedTools(params, who);
+    if (checked === undefined) return samplingFields(params);
+    const out: Record<string, unknown> = {
+      tools: checked.tools.map((t) => ({
+        type: "function",
+        function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.parameters },
+      })),
+    };
+    const choice = checked.choice;
+    if (choice !== undefined) out.tool_choice = typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
+    return samplingFields(params, out);
+  }
+
+  function samplingFields(params: GenerationParams, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...extra };
     if (params.maxTokens !== undefined) out.max_tokens = params.maxTokens;
     if (params.temperature !== undefined) out.temperature = params.temperature;
     if (params.topP !== undefined) out.top_p = params.topP;
@@ -215,14 +245,14 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   /**
    * The start of a chat body for the given params, `{<sampling fields>,"model":...,"messages":`, so
    * a request only stringifies its messages: equal to JSON.stringify of
-   * `{ ...samplingFields(params), model, messages }`. Null when extraBody names model or messages
+   * `{ ...chatFields(params), model, messages }`. Null when extraBody names model or messages
    * (their key position would then differ): such params take the general path.
    */
   const chatPrefixes = new WeakMap<GenerationParams, string | null>();
   function chatPrefix(params: GenerationParams): string | null {
     let prefix = chatPrefixes.get(params);
     if (prefix === undefined) {
-      const sampling = samplingFields(params);
+      const sampling = chatFields(params);
       if ("model" in sampling || "messages" in sampling) prefix = null;
       else {
         const inner = JSON.stringify(sampling).slice(1, -1);
@@ -238,12 +268,15 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       const prefix = chatPrefix(request.params);
       const body =
         prefix === null
-          ? { ...samplingFields(request.params), model: s.modelId, messages: request.messages }
+          ? { ...chatFields(request.params), model: s.modelId, messages: request.messages }
           : `${prefix}${JSON.stringify(request.messages)}}`;
       const r = await call("/chat/completions", body, decodeChat, ctx);
       // The decoded response is ours alone: add the latency in place (same key order as a spread).
       r.value.latencyMs = r.latencyMs;
       return r.value;
+    }
+    if (request.params.tools !== undefined && request.params.tools.length > 0) {
+      throw new ConfigError(`${who}: tools need a chat request; /completions has no tool calls`, { keyPath: ["params", "tools"] });
     }
     const body: Record<string, unknown> = { ...samplingFields(request.params), model: s.modelId, prompt: request.prompt };
     if (request.echo !== undefined) body.echo = request.echo;

@@ -1,5 +1,6 @@
-import type { FinishReason, ModelChoice, ModelResponse, TokenLogprobs, TokenUsage } from "@yardstick/core";
+import type { FinishReason, ModelChoice, ModelResponse, TokenLogprobs, ToolCall, TokenUsage } from "@yardstick/core";
 import { z } from "zod";
+import { parseToolArguments } from "./tool-params.js";
 
 /**
  * Response bodies of OpenAI-compatible servers, as loose as real servers need: vLLM, SGLang, llama.cpp
@@ -18,12 +19,20 @@ const contentSchema = z.union([
   z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
 ]);
 
+/** `arguments` is a JSON string on the wire; it is parsed (and checked) when the response is converted. */
+const toolCallSchema = z.looseObject({
+  id: z.string().nullish(),
+  type: z.string().optional(),
+  function: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+});
+
 const chatChoiceSchema = z.looseObject({
   index: z.number().int().optional(),
   message: z.looseObject({
     content: contentSchema.optional(),
     reasoning_content: z.string().nullish(),
     reasoning: z.string().nullish(),
+    tool_calls: z.array(toolCallSchema).nullish(),
   }),
   finish_reason: z.string().nullish(),
 });
@@ -98,17 +107,34 @@ function response(choices: ModelChoice[], usage: TokenUsage | undefined, model: 
   const out: ModelResponse = { text: first.text, finishReason: first.finishReason, choices };
   if (first.reasoningContent !== undefined) out.reasoningContent = first.reasoningContent;
   if (first.logprobs !== undefined) out.logprobs = first.logprobs;
+  if (first.toolCalls !== undefined) out.toolCalls = first.toolCalls;
   if (usage) out.usage = usage;
   if (model !== undefined) out.model = model;
   return out;
 }
 
+/** The tool calls of one choice, arguments parsed; throws MalformedToolCall for arguments that are not a JSON object. */
+function toToolCalls(calls: z.infer<typeof toolCallSchema>[], at: string): ToolCall[] {
+  return calls.map((call, i) => {
+    const out: ToolCall = {
+      name: call.function.name,
+      arguments: parseToolArguments(call.function.arguments, `${at}.tool_calls.${i}.function.arguments`),
+    };
+    if (typeof call.id === "string") out.id = call.id;
+    return out;
+  });
+}
+
+/** Throws MalformedToolCall when a tool call's arguments cannot be read. */
 export function toChatResponse(body: ChatResponseBody): ModelResponse {
-  const choices = byIndex(body.choices).map((c): ModelChoice => {
+  const choices = byIndex(body.choices).map((c, i): ModelChoice => {
     const choice: ModelChoice = { text: contentText(c.message.content), finishReason: mapFinishReason(c.finish_reason) };
     // vLLM and DeepSeek say `reasoning_content`; newer vLLM and OpenRouter say `reasoning`.
     const reasoning = c.message.reasoning_content ?? c.message.reasoning;
     if (typeof reasoning === "string") choice.reasoningContent = reasoning;
+    // vLLM sends `tool_calls: []` with every plain answer: only a non-empty list is a tool call.
+    const calls = c.message.tool_calls;
+    if (calls && calls.length > 0) choice.toolCalls = toToolCalls(calls, `choices.${c.index ?? i}.message`);
     return choice;
   });
   return response(choices, mapUsage(body.usage), body.model);
@@ -138,7 +164,7 @@ const isOptionalNumber = (v: unknown): v is number | undefined => v === undefine
  * `toChatResponse(chatResponseSchema.parse(json))` for the common body (one choice, string or null
  * content), checked by hand: the zod parse copied every object of every response and was a
  * visible share of the per-request cost. Returns undefined for anything else (several choices,
- * content parts, or a shape zod would reject), so the caller falls back to zod, which either
+ * content parts, tool calls, or a shape zod would reject), so the caller falls back to zod, which either
  * accepts it or produces the error message. Only accepts what the schema accepts, and builds the
  * same response from it.
  */
@@ -157,6 +183,8 @@ export function fastChatResponse(json: unknown): ModelResponse | undefined {
   const reasoningContent = message.reasoning_content;
   const reasoningAlt = message.reasoning;
   const finish = c.finish_reason;
+  const toolCalls = message.tool_calls;
+  if (toolCalls !== undefined && toolCalls !== null && !(Array.isArray(toolCalls) && toolCalls.length === 0)) return undefined;
   if (!isNullishString(content) || !isNullishString(reasoningContent) || !isNullishString(reasoningAlt) || !isNullishString(finish)) {
     return undefined;
   }

@@ -1,9 +1,11 @@
 import { z } from "zod";
-import type { DevChatMessage } from "./dev-server-schemas.js";
+import { type DevChatMessage, TOOL_NAME } from "./dev-server-schemas.js";
+import type { DevTool, DevToolChoice } from "./dev-server-tools.js";
 
 /**
  * Request bodies of `POST /v1/messages`, after Anthropic's public Messages API reference. Only text
- * and image blocks are accepted (the dev server has no tools or documents); unknown top-level fields
+ * and image blocks are accepted in messages (no tool results or documents); client tools (`tools`,
+ * `tool_choice`) are, server tools are not; unknown top-level fields
  * (`metadata`, `thinking`, `top_k`, ...) are kept, as the API accepts them.
  */
 const textBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
@@ -23,6 +25,21 @@ const messageSchema = z.looseObject({
   content: z.union([z.string(), z.array(contentBlock).min(1)]),
 });
 
+/** A client tool; `type` is absent or "custom" (server tools such as web search have other types). */
+const toolSchema = z.looseObject({
+  type: z.literal("custom").optional(),
+  name: z.string().regex(TOOL_NAME, "a tool name must be 1 to 64 letters, digits, underscores or dashes"),
+  description: z.string().optional(),
+  input_schema: z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.unknown()).nullish() }),
+});
+
+const toolChoiceSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("auto"), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("any"), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("tool"), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("none") }),
+]);
+
 export const messagesBodySchema = z.looseObject({
   model: z.string().min(1),
   max_tokens: z.number().int().min(1),
@@ -33,6 +50,8 @@ export const messagesBodySchema = z.looseObject({
   top_k: z.number().int().min(0).optional(),
   stop_sequences: z.array(z.string()).optional(),
   stream: z.boolean().optional(),
+  tools: z.array(toolSchema).optional(),
+  tool_choice: toolChoiceSchema.optional(),
 });
 
 export type MessagesBody = z.infer<typeof messagesBodySchema>;
@@ -41,6 +60,17 @@ type MessagesMessage = MessagesBody["messages"][number];
 /** Why a valid-looking body breaks the API's rules beyond its shape, or undefined. */
 export function messagesRuleViolation(body: MessagesBody): string | undefined {
   if (body.stream === true) return "stream: the dev server does not stream /v1/messages; send stream: false";
+  const tools = body.tools ?? [];
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (names.has(tool.name)) return "tools: Tool names must be unique.";
+    names.add(tool.name);
+  }
+  const choice = body.tool_choice;
+  if (choice !== undefined && choice.type !== "none" && tools.length === 0) {
+    return "tool_choice: tool_choice may only be specified while providing tools.";
+  }
+  if (choice?.type === "tool" && !names.has(choice.name)) return `tool_choice.name: Tool '${choice.name}' not found in 'tools'.`;
   for (let i = 1; i < body.messages.length; i++) {
     const role = body.messages[i]!.role;
     if (body.messages[i - 1]!.role === role) {
@@ -79,4 +109,13 @@ export function asChatMessages(body: MessagesBody): DevChatMessage[] {
   const system = systemText(body.system);
   const out = body.messages.map(toDevMessage);
   return system === undefined ? out : [{ role: "system", content: system }, ...out];
+}
+
+/** The request's tools and tool choice in the terms of `dev-server-tools.ts`. */
+export function messagesTools(body: MessagesBody): { tools: DevTool[] | undefined; choice: DevToolChoice | undefined } {
+  const tools = body.tools?.map((t) => ({ name: t.name, parameters: t.input_schema as Record<string, unknown> }));
+  const c = body.tool_choice;
+  const choice: DevToolChoice | undefined =
+    c === undefined ? undefined : c.type === "any" ? "required" : c.type === "tool" ? { name: c.name } : c.type;
+  return { tools, choice };
 }

@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
-import { type MessagesBody, asChatMessages, messagesBodySchema, messagesRuleViolation } from "./dev-server-anthropic-schemas.js";
+import { type MessagesBody, asChatMessages, messagesBodySchema, messagesRuleViolation, messagesTools } from "./dev-server-anthropic-schemas.js";
 import { chatPromptTokens, lastUserText, shapeAnswer } from "./dev-server-answers.js";
 import type { FaultKind } from "./dev-server-options.js";
 import type { DevServerAnswer, DevServerRequest } from "./dev-server-policy.js";
 import { describeZodError } from "./dev-server-schemas.js";
 import type { StatsCounter } from "./dev-server-stats.js";
+import { type DevTool, devServerToolArguments, toolArgumentsText, toolToCall } from "./dev-server-tools.js";
 import { promptHash } from "./prompt-hash.js";
 
 export const MESSAGES_PATH = "/v1/messages";
@@ -69,9 +70,14 @@ export function createMessagesEndpoint(parts: MessagesEndpointParts) {
       messages,
       lastUserText: lastUserText(messages),
     });
-    sendJson(res, 200, messageBody(body, answer, chatPromptTokens(messages), `msg_dev_${requestId.slice("req_dev_".length)}`), {
-      "request-id": requestId,
-    });
+    const id = `msg_dev_${requestId.slice("req_dev_".length)}`;
+    const { tools, choice } = messagesTools(body);
+    const tool = toolToCall(tools, choice);
+    const reply =
+      tool !== undefined
+        ? toolUseBody(body, tool, promptHash(messages), chatPromptTokens(messages), id)
+        : messageBody(body, answer, chatPromptTokens(messages), id);
+    sendJson(res, 200, reply, { "request-id": requestId });
   };
 }
 
@@ -93,6 +99,25 @@ function messageBody(body: MessagesBody, answer: DevServerAnswer, inputTokens: n
     stop_reason: shaped.finishReason === "length" ? "max_tokens" : matched !== undefined ? "stop_sequence" : "end_turn",
     stop_sequence: matched ?? null,
     usage: { input_tokens: inputTokens, output_tokens: shaped.contentTokens + shaped.reasoningTokens },
+  };
+}
+
+/**
+ * A response that calls `tool`: one tool_use block (no text before it, as when the API forces a tool),
+ * stop_reason tool_use. Input that max_tokens cuts short is dropped with the block (stop_reason max_tokens).
+ */
+function toolUseBody(body: MessagesBody, tool: DevTool, hash: string, inputTokens: number, id: string): Record<string, unknown> {
+  const input = devServerToolArguments(tool.parameters, hash);
+  const sized = toolArgumentsText(input, body.max_tokens);
+  return {
+    id,
+    type: "message",
+    role: "assistant",
+    model: body.model,
+    content: sized.cut ? [] : [{ type: "tool_use", id: `toolu_dev_${id.slice("msg_dev_".length)}`, name: tool.name, input }],
+    stop_reason: sized.cut ? "max_tokens" : "tool_use",
+    stop_sequence: null,
+    usage: { input_tokens: inputTokens, output_tokens: sized.tokens },
   };
 }
 
