@@ -75,7 +75,11 @@ export function checkJudgeConfigs(loaded: LoadedConfigs, errors: ConfigError[]):
   for (const task of loaded.tasks.values()) {
     const judged = judgedMetricFor(task.config.metric_class);
     if (!judged) continue;
+    const reported = new Set<string>();
     const fail = (keyPath: (string | number)[], message: string, expected?: string): void => {
+      // A missing turn entry is found once for each of its templates: say it once.
+      if (reported.has(message)) return;
+      reported.add(message);
       errors.push(new ConfigError(`task ${task.key}: ${message}`, { ...loaded.locate(keyPath), keyPath, ...(expected === undefined ? {} : { expected }) }));
     };
     const judge = task.config.judge;
