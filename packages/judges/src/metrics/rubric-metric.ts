@@ -1,0 +1,45 @@
+/**
+ * `rubric-judge`: the rubric judge's choices. `mean_score` is the mean of the chosen choices' scores
+ * over the rows judged without error; `label_counts` (in details, and `count:<label>` in the scores)
+ * counts each label; rows without a usable judgement are `judge_errors` and have no score.
+ */
+import type { MetricResult, MetricV1, SampleScore } from "@yardstick/core";
+import { z } from "zod";
+import { type JudgeErrorDetail, judgeCalls, mean, NO_JUDGEMENT, parseMetricOptions } from "./common.js";
+
+export const RUBRIC_METRIC_ID = "rubric-judge";
+
+const optionsSchema = z.strictObject({});
+
+function compute(inputs: Parameters<MetricV1["compute"]>[0], options: Record<string, unknown>): MetricResult {
+  parseMetricOptions(RUBRIC_METRIC_ID, optionsSchema, options);
+  const perSample: SampleScore[] = [];
+  const errors: JudgeErrorDetail[] = [];
+  const scores: number[] = [];
+  const labelCounts: Record<string, number> = {};
+  for (const input of inputs) {
+    const calls = judgeCalls(input);
+    const j = calls.get("rubric") ?? [...calls.values()].find((x) => x.error !== undefined);
+    if (!j || j.error !== undefined || typeof j.score !== "number" || j.label === undefined) {
+      errors.push({ sampleId: input.sampleId, call: "rubric", error: j?.error ?? NO_JUDGEMENT });
+      perSample.push({ sampleId: input.sampleId, scores: { judge_errors: 1 } });
+      continue;
+    }
+    scores.push(j.score);
+    labelCounts[j.label] = (labelCounts[j.label] ?? 0) + 1;
+    perSample.push({ sampleId: input.sampleId, scores: { mean_score: j.score, judge_errors: 0 } });
+  }
+  const taskScores: Record<string, number> = { mean_score: mean(scores), judged: scores.length, judge_errors: errors.length };
+  for (const [label, n] of Object.entries(labelCounts).sort(([a], [b]) => (a < b ? -1 : 1))) taskScores[`count:${label}`] = n;
+  return { scores: taskScores, perSample, details: { label_counts: labelCounts, errors } };
+}
+
+export const rubricJudgeMetric: MetricV1 = {
+  specVersion: "v1",
+  id: RUBRIC_METRIC_ID,
+  description: "Rubric judge: mean score of the chosen choices, count per label, judge errors",
+  compute,
+  checkOptions(options) {
+    parseMetricOptions(RUBRIC_METRIC_ID, optionsSchema, options);
+  },
+};
