@@ -25,3 +25,15 @@ export {
 } from "./openai-settings.js";
 export { createRandomBaseline, type RandomBaselineSettings, randomBaselineSettingsSchema } from "./random-baseline.js";
 export { backoffDelay, isRetryableStatus, parseRetryAfter } from "@yardstick/http";
+export { ANTHROPIC_BATCH_LIMITS, createAnthropicBatchClient } from "./anthropic-batch.js";
+export {
+  type BatchClient,
+  type BatchHandle,
+  type BatchItem,
+  type BatchLimitOptions,
+  type BatchResult,
+  type BatchStatus,
+  type BatchSubmitContext,
+  splitByLimits,
+} from "./batch-client.js";
+export { createOpenAIBatchClient, OPENAI_BATCH_LIMITS, type OpenAIBatchOptions } from "./openai-batch.js";
