@@ -15,6 +15,7 @@ commands:
   score-run RUN        re-score a stored run (no request sent), with its own or other metrics
   merge SHARD... --out DIR   join the shard stores of one run and score them
   compare A B          paired comparison of two run stores
+  agreement RUN [LABELS]   judge–human agreement: kappa, Krippendorff's alpha, confusion, disagreements
   spatial              generate, describe and audit the spatial-reasoning benchmark
   dev-server           start the local OpenAI-compatible server used by tests and the demo
   cache info|clear|prune   show or trim the shared request cache
@@ -34,6 +35,7 @@ const commands: Record<string, () => Promise<Command>> = {
   ls: async () => (await import("./ls-command.js")).lsCommand,
   score: async () => (await import("./score-command.js")).scoreCommand,
   compare: async () => (await import("./compare-command.js")).compareCommand,
+  agreement: async () => (await import("./agreement-command.js")).agreementCommand,
   "score-run": async () => (await import("./score-run-command.js")).scoreRunCommand,
   merge: async () => (await import("./merge-command.js")).mergeCommand,
   spatial: async () => (await import("./spatial-command.js")).spatialCommand,
@@ -56,6 +58,7 @@ const usages: Record<string, () => Promise<string>> = {
   show: async () => (await import("./show-command.js")).SHOW_USAGE,
   schema: async () => (await import("./schema-command.js")).SCHEMA_USAGE,
   compare: async () => (await import("./compare-command.js")).COMPARE_USAGE,
+  agreement: async () => (await import("./agreement-command.js")).AGREEMENT_USAGE,
   "score-run": async () => (await import("./score-run-command.js")).SCORE_RUN_USAGE,
   merge: async () => (await import("./merge-command.js")).MERGE_USAGE,
   label: async () => (await import("./label-command.js")).LABEL_USAGE,
