@@ -23,6 +23,15 @@ export { taskSpecSchema } from "./task-spec-schema.js";
 export { responseProblems } from "./validate-response.js";
 export { checkDataloaderConformance, testDataloader } from "./test-dataloader.js";
 export { checkDialectConformance, testDialect } from "./test-dialect.js";
+export {
+  GARBAGE_REPLIES,
+  type JudgeConformanceCase,
+  type JudgeConformanceCases,
+  type JudgeReplyExample,
+  planJudgeChecks,
+  textResponse,
+} from "./judge-checks.js";
+export { checkJudgeConformance, testJudge } from "./test-judge.js";
 export { testMetric } from "./test-metric.js";
 export { checkProviderConformance, testProvider } from "./test-provider.js";
 export { checkPostprocessorConformance, testPostprocessor } from "./test-postprocessor.js";
