@@ -18,19 +18,18 @@ import {
   sleep,
   TransportError,
 } from "@yardstick/http";
+import { anthropicBodyFields } from "./anthropic-request-body.js";
 import { type AnthropicSettings, anthropicSettingsSchema } from "./anthropic-settings.js";
 import {
   errorBodySchema,
   type MessageResponseBody,
   messageResponseSchema,
   toAnthropicMessages,
-  toAnthropicTools,
   toChoice,
   toUsage,
 } from "./anthropic-wire.js";
 import { parseSettings } from "./config-error.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText } from "./model-call-error.js";
-import { checkedTools } from "./tool-params.js";
 
 export interface AnthropicProvider extends ModelProviderV1 {
   readonly id: "anthropic";
@@ -151,23 +150,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
     return shortErrorText(message, scrub);
   }
 
-  /** The request body without its messages: sampling fields and tools, extraBody over them, then model and max_tokens. */
-  function bodyFields(params: GenerationParams): Record<string, unknown> {
-    const checked = checkedTools(params, who);
-    const out: Record<string, unknown> = checked ? toAnthropicTools(checked.tools, checked.choice) : {};
-    if (params.temperature !== undefined) out.temperature = params.temperature;
-    if (params.topP !== undefined) out.top_p = params.topP;
-    if (params.stop !== undefined && params.stop.length > 0) out.stop_sequences = params.stop;
-    // `seed` and `n` have no counterpart in the API: n is served by repeated requests.
-    const fields: Record<string, unknown> = { ...out, ...params.extraBody };
-    const maxTokens = params.maxTokens ?? (fields.max_tokens as number | undefined) ?? s.defaultMaxTokens;
-    if (maxTokens === undefined) {
-      throw new ConfigError(
-        `${who}: the Messages API requires max_tokens; give the task a max_tokens (or pass --max-tokens N), or set defaultMaxTokens`,
-      );
-    }
-    return { ...fields, model: s.modelId, max_tokens: maxTokens };
-  }
+  const bodyFields = (params: GenerationParams) => anthropicBodyFields(params, s.modelId, s.defaultMaxTokens, who);
 
   async function generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
     if (request.kind !== "chat") {

@@ -28,7 +28,8 @@ import { scoreContinuation } from "./loglikelihood.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
 import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
-import { checkedTools, MalformedToolCall } from "./tool-params.js";
+import { openAIChatFields, openAISamplingFields } from "./openai-request-body.js";
+import { MalformedToolCall } from "./tool-params.js";
 import { chatResponseSchema, completionResponseSchema, fastChatResponse, toChatResponse, toCompletionResponse } from "./wire-format.js";
 
 export interface OpenAICompatibleProvider extends ModelProviderV1 {
@@ -215,32 +216,8 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     return shortErrorText(message, scrub);
   }
 
-  /** `samplingFields` of a chat request: the tools and tool choice too (the legacy completions endpoint has none). */
-  function chatFields(params: GenerationParams): Record<string, unknown> {
-    const checked = checkedTools(params, who);
-    if (checked === undefined) return samplingFields(params);
-    const out: Record<string, unknown> = {
-      tools: checked.tools.map((t) => ({
-        type: "function",
-        function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.parameters },
-      })),
-    };
-    const choice = checked.choice;
-    if (choice !== undefined) out.tool_choice = typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
-    return samplingFields(params, out);
-  }
-
-  function samplingFields(params: GenerationParams, extra: Record<string, unknown> = {}): Record<string, unknown> {
-    const out: Record<string, unknown> = { ...extra };
-    if (params.maxTokens !== undefined) out.max_tokens = params.maxTokens;
-    if (params.temperature !== undefined) out.temperature = params.temperature;
-    if (params.topP !== undefined) out.top_p = params.topP;
-    if (params.stop !== undefined && params.stop.length > 0) out.stop = params.stop;
-    if (params.seed !== undefined) out.seed = params.seed;
-    if (params.n !== undefined) out.n = params.n;
-    // extraBody may override sampling fields (a server-specific spelling), never the model or prompt.
-    return params.extraBody ? { ...out, ...params.extraBody } : out;
-  }
+  const chatFields = (params: GenerationParams) => openAIChatFields(params, who);
+  const samplingFields = openAISamplingFields;
 
   /**
    * The start of a chat body for the given params, `{<sampling fields>,"model":...,"messages":`, so
