@@ -21,6 +21,7 @@ afterAll(async () => {
 const fast = { maxAttempts: 2, backoff: { baseMs: 1, maxMs: 5 }, timeoutMs: 5_000 };
 
 testProvider("openai-compatible", ({ apiKey }) => createOpenAICompatible({ modelId: "yardstick-dev", baseURL: `${healthy.url}/v1`, apiKey, ...fast }), {
+  tools: true,
   makeFailingProvider: ({ apiKey }) => createOpenAICompatible({ modelId: "yardstick-dev", baseURL: `${failing.url}/v1`, apiKey, ...fast }),
 });
 
@@ -36,6 +37,7 @@ const anthropicAt = (server: () => DevServer, apiKey: string) =>
   createAnthropic({ modelId: "claude-dev", baseURL: server().url, apiKey, ...fast });
 testProvider("anthropic", ({ apiKey }) => anthropicAt(() => healthy, apiKey), {
   completion: false,
+  tools: true,
   makeFailingProvider: ({ apiKey }) => anthropicAt(() => failingMessages, apiKey),
 });
 

@@ -27,6 +27,11 @@ export interface ProviderConformanceOptions {
   /** Whether `params.n` gives `n` choices. Default true. */
   multipleChoices?: boolean;
   /**
+   * Whether the provider supports tool calls (`params.tools`, `params.toolChoice`) in chat requests:
+   * then a forced tool call must come back in `toolCalls` with its arguments parsed. Default false.
+   */
+  tools?: boolean;
+  /**
    * A provider whose server fails every request (a dev server with `faults: { rate500: 1 }`, ...), to
    * check that failures are ApiCallError/YardstickError without the API key in them. Strongly advised
    * for providers that call a server.
@@ -51,6 +56,18 @@ const completionRequest = (n?: number): ModelRequest => ({
   kind: "completion",
   prompt: "Question: 2 + 2 = ?\nAnswer:",
   params: n === undefined ? { maxTokens: 16 } : { maxTokens: 16, n },
+});
+
+const VERDICTS = ["yes", "no"];
+const FORCED_TOOL = {
+  name: "record_answer",
+  description: "Record the answer to the question",
+  parameters: { type: "object", properties: { verdict: { type: "string", enum: VERDICTS } }, required: ["verdict"], additionalProperties: false },
+};
+const toolRequest = (): ModelRequest => ({
+  kind: "chat",
+  messages: [{ role: "user", content: "Is the sky blue on a clear day? Record your answer." }],
+  params: { maxTokens: 64, tools: [FORCED_TOOL], toolChoice: { name: FORCED_TOOL.name } },
 });
 
 /** A key that looks like a real one and cannot occur by chance. */
@@ -122,6 +139,23 @@ export function planProviderChecks(makeProvider: ProviderFactory, opts: Provider
         }),
       );
     }
+  }
+
+  if (opts.tools === true) {
+    check("a forced tool call comes back as toolCalls: the forced tool, arguments a parsed object with an enum value", (secret) =>
+      withProvider(makeProvider, secret, async (p) => {
+        const out = await attempt(() => p.generate(toolRequest(), ctxFor(p)));
+        if (!out.ok) return [`generate with a forced tool threw ${describeError(out.error)}`];
+        const problems = responseProblems(out.value, { n: 1 });
+        const calls = out.value.toolCalls;
+        if (!Array.isArray(calls) || calls.length === 0) return [...problems, `toolCalls is ${JSON.stringify(calls)}, expected the forced call`];
+        const call = calls[0]!;
+        if (call.name !== FORCED_TOOL.name) problems.push(`toolCalls[0].name is ${JSON.stringify(call.name)}, expected "${FORCED_TOOL.name}"`);
+        const verdict = (call.arguments as Record<string, unknown> | undefined)?.verdict;
+        if (!VERDICTS.includes(verdict as string)) problems.push(`toolCalls[0].arguments.verdict is ${JSON.stringify(verdict)}, expected one of ${VERDICTS.join(", ")}`);
+        return problems;
+      }),
+    );
   }
 
   check("loglikelihood (when present) gives a finite logprob <= 0 and an integer token count", (secret) =>

@@ -107,4 +107,42 @@ describe("checkProviderConformance", () => {
     expect(messages).toMatch(/with labels positive\/negative\/neutral it answered \["yes"\]/);
     expect(messages).toMatch(/generate without a label set succeeded/);
   });
+
+  it("with tools: true, checks that a forced tool call comes back parsed in toolCalls", async () => {
+    /** The tiny provider plus tools: arguments parsed or (`raw`) left as the wire's JSON string. */
+    const withTools =
+      (raw: boolean): ProviderFactory =>
+      ({ apiKey }) => {
+        const p = createTinyProvider(() => healthy.url, apiKey);
+        return {
+          ...p,
+          async generate(req, ctx) {
+            if (req.kind !== "chat" || req.params.tools === undefined) return p.generate(req, ctx);
+            const choice = req.params.toolChoice;
+            const res = await request(`${healthy.url}/v1/chat/completions`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                model: "yardstick-dev",
+                messages: req.messages,
+                tools: req.params.tools.map((t) => ({ type: "function", function: t })),
+                tool_choice: typeof choice === "object" ? { type: "function", function: choice } : choice,
+              }),
+            });
+            const json = (await res.body.json()) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+            const toolCalls = json.choices[0]!.message.tool_calls.map((c) => ({
+              name: c.function.name,
+              arguments: raw ? (c.function.arguments as unknown as Record<string, unknown>) : (JSON.parse(c.function.arguments) as Record<string, unknown>),
+            }));
+            const choices = [{ text: "", finishReason: "tool_calls" as const, toolCalls }];
+            return { text: "", finishReason: "tool_calls", toolCalls, choices };
+          },
+        };
+      };
+    expect(await failures(withTools(false), { ...options(), tools: true })).toBe("");
+    expect(await failures(make, { ...options(), tools: true })).toMatch(/toolCalls is undefined, expected the forced call/);
+    expect(await failures(withTools(true), { ...options(), tools: true })).toMatch(/toolCalls\[0\]\.arguments is "\{.*expected the parsed arguments object/);
+    // Without the flag the tool check does not run.
+    expect(await failures(make)).toBe("");
+  });
 });

@@ -23,11 +23,13 @@ export function responseProblems(response: ModelResponse, expect: { n: number })
     if (!FINISH_REASONS.has(c.finishReason as string)) problems.push(`choices[${i}].finishReason is ${JSON.stringify(c.finishReason)}`);
     if (c.reasoningContent !== undefined && typeof c.reasoningContent !== "string") problems.push(`choices[${i}].reasoningContent is not a string`);
     if (c.logprobs !== undefined) problems.push(...logprobsProblems(c.logprobs, `choices[${i}].logprobs`));
+    if (c.toolCalls !== undefined) problems.push(...toolCallsProblems(c.toolCalls, `choices[${i}].toolCalls`));
   });
   const first = r.choices[0] as Record<string, unknown> | undefined;
   if (first !== undefined && first.text !== r.text) problems.push(`text ${JSON.stringify(r.text)} is not choices[0].text ${JSON.stringify(first.text)}`);
   if (first !== undefined && first.finishReason !== r.finishReason) problems.push("finishReason is not choices[0].finishReason");
   if (r.reasoningContent !== undefined && typeof r.reasoningContent !== "string") problems.push("reasoningContent is present but not a string");
+  if (first !== undefined && JSON.stringify(r.toolCalls) !== JSON.stringify(first.toolCalls)) problems.push("toolCalls is not choices[0].toolCalls");
   if (r.usage !== undefined) {
     const u = r.usage;
     if (!isRecord(u)) problems.push("usage is present but not an object");
@@ -42,6 +44,21 @@ export function responseProblems(response: ModelResponse, expect: { n: number })
   if (r.logprobs !== undefined) problems.push(...logprobsProblems(r.logprobs, "logprobs"));
   if (r.model !== undefined && typeof r.model !== "string") problems.push("model is present but not a string");
   if (r.latencyMs !== undefined && !(typeof r.latencyMs === "number" && r.latencyMs >= 0)) problems.push(`latencyMs is ${String(r.latencyMs)}`);
+  return problems;
+}
+
+function toolCallsProblems(value: unknown, at: string): string[] {
+  if (!Array.isArray(value)) return [`${at} is present but not an array`];
+  const problems: string[] = [];
+  value.forEach((call: unknown, i) => {
+    if (!isRecord(call)) {
+      problems.push(`${at}[${i}] is not an object`);
+      return;
+    }
+    if (typeof call.name !== "string" || call.name === "") problems.push(`${at}[${i}].name is ${JSON.stringify(call.name)}, expected a tool name`);
+    if (!isRecord(call.arguments)) problems.push(`${at}[${i}].arguments is ${JSON.stringify(call.arguments)}, expected the parsed arguments object`);
+    if (call.id !== undefined && typeof call.id !== "string") problems.push(`${at}[${i}].id is present but not a string`);
+  });
   return problems;
 }
 
