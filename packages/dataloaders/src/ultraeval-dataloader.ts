@@ -26,6 +26,8 @@ export const ultraEvalDataOptionsSchema = z.strictObject({
   /** Few-shot examples per record; default: the task's `fewshot`. */
   fewshot: z.int().min(0).optional(),
   fewshotSeed: z.int().min(0).default(1234),
+  /** The UltraEval checkout root: where a transform without a port is run from, as Python, by the bridge. */
+  root: z.string().min(1).optional(),
   /** Python's `random.Random(seed)` stream: what upstream code would draw with that seed. */
   sampler: z.literal("python-random").default("python-random"),
 });
@@ -47,15 +49,37 @@ export type UltraEvalLabelTransform = (
   ctx: { taskName: string; fewshot: number },
 ) => { processedOutput: string | string[] };
 
+/** What a transform gives for a record: the prompt part, the few-shot gold and the label. */
+export interface UltraEvalTransformOutput {
+  input: string;
+  output: string | string[];
+  processedOutput: string | string[];
+}
+
+/** The python3 bridge of `@yardstick/config` (`createPythonTransformBridge()`), as this loader uses it. */
+export interface UltraEvalTransformBridgeLike {
+  status(root: string | undefined, transformPath: string): { ok: true } | { ok: false; reason: string };
+  run(request: {
+    root: string;
+    transformPath: string;
+    record: UltraEvalRow;
+    ctx: { taskName: string; fewshot: number };
+    task?: string;
+    seed?: number;
+  }): Promise<UltraEvalTransformOutput>;
+}
+
 export interface UltraEvalDataloaderSettings {
-  /** The ported transforms by config path (`createUltraEvalTransforms(...)` of `@yardstick/config`). */
-  transforms: { get(transformPath: string): UltraEvalLabelTransform | undefined };
+  /** The ported transforms by config path (`createUltraEvalTransforms(...)` of `@yardstick/config`), and the bridge for the rest. */
+  transforms: { get(transformPath: string): UltraEvalLabelTransform | undefined; readonly bridge?: UltraEvalTransformBridgeLike };
 }
 
 /** What the `ultraeval` prompt builder reads from `sample.prompts[0]`. */
 export interface UltraEvalPromptVars {
   record: UltraEvalRow;
   fewshot: UltraEvalRow[];
+  /** For a transform without a port: what the Python file gave for the record and each example, in order. */
+  transformed?: { record: UltraEvalTransformOutput; fewshot: UltraEvalTransformOutput[] };
 }
 
 async function readAllRows(file: string, signal: AbortSignal | undefined): Promise<UltraEvalRow[]> {
@@ -89,13 +113,38 @@ export function selectFewshot(rows: readonly UltraEvalRow[], k: number, seed: nu
   });
 }
 
-function labelTransform(opts: UltraEvalDataOptions, settings: UltraEvalDataloaderSettings): UltraEvalLabelTransform | undefined {
+type LabelSource = { kind: "port"; transform: UltraEvalLabelTransform } | { kind: "bridge"; bridge: UltraEvalTransformBridgeLike; root: string } | undefined;
+
+/** The port of the options' transform, else the python3 bridge when it can run the file; else a clear error. */
+function labelSource(opts: UltraEvalDataOptions, settings: UltraEvalDataloaderSettings): LabelSource {
   if (opts.transform === undefined) return undefined;
   const transform = settings.transforms.get(opts.transform);
-  if (!transform) {
-    throw new ConfigError(`ultraeval data options: the transform ${opts.transform} has no TypeScript port`, { keyPath: ["data", "options", "transform"] });
-  }
-  return transform;
+  if (transform) return { kind: "port", transform };
+  const bridge = settings.transforms.bridge;
+  const status = bridge?.status(opts.root, opts.transform);
+  if (bridge && status?.ok && opts.root !== undefined) return { kind: "bridge", bridge, root: opts.root };
+  const why = !bridge ? "no python3 bridge is configured" : status && !status.ok ? `the python3 bridge cannot run it: ${status.reason}` : "no UltraEval root was given";
+  throw new ConfigError(`ultraeval data options: the transform ${opts.transform} has no TypeScript port, and ${why}`, { keyPath: ["data", "options", "transform"] });
+}
+
+/** Every row through the Python transform (calls pipelined over the one worker); few-shot examples are rows, so each runs once. */
+async function bridgeRows(
+  rows: readonly UltraEvalRow[],
+  source: { bridge: UltraEvalTransformBridgeLike; root: string },
+  opts: UltraEvalDataOptions,
+  ctx: { taskName: string; fewshot: number },
+  file: string,
+): Promise<Map<UltraEvalRow, UltraEvalTransformOutput>> {
+  const results = await Promise.all(
+    rows.map((record, index) =>
+      source.bridge
+        .run({ root: source.root, transformPath: opts.transform!, record, ctx, task: ctx.taskName || undefined, seed: opts.fewshotSeed })
+        .catch((cause: Error) => {
+          throw new DataLoadError(`record ${index}: ${cause.message}`, { file, cause });
+        }),
+    ),
+  );
+  return new Map(rows.map((row, i) => [row, results[i]!]));
 }
 
 export async function* loadUltraEval(
@@ -104,13 +153,14 @@ export async function* loadUltraEval(
   settings: UltraEvalDataloaderSettings,
 ): AsyncGenerator<Sample> {
   const opts = parseOptions(options);
-  const transform = labelTransform(opts, settings);
+  const source = labelSource(opts, settings);
   const file = path.resolve(ctx.baseDir ?? process.cwd(), opts.path);
   // The whole file is read: few-shot examples are drawn from all of it.
   const rows = await readAllRows(file, ctx.signal);
   const k = opts.fewshot ?? ctx.task?.fewshot ?? 0;
   const taskName = opts.taskName ?? ctx.task?.name ?? "";
   const picks = selectFewshot(rows, k, opts.fewshotSeed);
+  const bridged = source?.kind === "bridge" ? await bridgeRows(rows, source, opts, { taskName, fewshot: k }, file) : undefined;
   for (const [index, row] of rows.entries()) {
     ctx.signal?.throwIfAborted();
     const vars: UltraEvalPromptVars = { record: row, fewshot: picks[index]! };
@@ -120,9 +170,13 @@ export async function* loadUltraEval(
       metadata: { targetScoresOrder: row.targetScores.map(([key]) => key) },
       raw: row.fields,
     };
-    if (transform) {
+    if (bridged) {
+      const own = bridged.get(row)!;
+      vars.transformed = { record: own, fewshot: vars.fewshot.map((ex) => bridged.get(ex)!) };
+      sample.label = own.processedOutput;
+    } else if (source?.kind === "port") {
       try {
-        sample.label = transform(row, { taskName, fewshot: k }).processedOutput;
+        sample.label = source.transform(row, { taskName, fewshot: k }).processedOutput;
       } catch (cause) {
         throw new DataLoadError(`record ${index}: transform ${opts.transform}: ${(cause as Error).message}`, { file, cause });
       }
@@ -141,6 +195,6 @@ export function createUltraEvalDataloader(settings: UltraEvalDataloaderSettings)
       await assertReadableFile(file);
       return `sha256:${await sha256File(file, ctx.signal)}`;
     },
-    checkOptions: (options) => void labelTransform(parseOptions(options), settings),
+    checkOptions: (options) => void labelSource(parseOptions(options), settings),
   };
 }

@@ -1,7 +1,14 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { builtinPromptBuilders, createUltraEvalPromptBuilder, createUltraEvalTransforms, seahelmDialect, ultraevalDialect } from "@yardstick/config";
+import {
+  builtinPromptBuilders,
+  createPythonTransformBridge,
+  createUltraEvalPromptBuilder,
+  createUltraEvalTransforms,
+  seahelmDialect,
+  ultraevalDialect,
+} from "@yardstick/config";
 import { type ConfigDialectV1, ConfigError, type PluginModule, type Registry, type RegistryInit, createRegistry } from "@yardstick/core";
 import { builtinDataloaders, createHuggingFaceDataloader, createUltraEvalDataloader } from "@yardstick/dataloaders";
 import { builtinMetrics } from "@yardstick/metrics";
@@ -18,8 +25,14 @@ export interface BuiltinSettings {
   hfEndpoint?: string;
 }
 
-/** UltraEval's ported transforms, with gold answers normalised by the `ultraeval:*` postprocess functions (an upstream None is ""). */
-const ultraevalTransforms = createUltraEvalTransforms({ postprocess: (name, text) => ULTRAEVAL_TEXT_POSTS[name](text) ?? "" });
+/**
+ * UltraEval's ported transforms, with gold answers normalised by the `ultraeval:*` postprocess functions
+ * (an upstream None is ""); the others run as Python files in one python3 worker, started on first use.
+ */
+const ultraevalTransforms = createUltraEvalTransforms({
+  postprocess: (name, text) => ULTRAEVAL_TEXT_POSTS[name](text) ?? "",
+  bridge: createPythonTransformBridge(),
+});
 
 /** The composition root: every built-in plugin, by id. */
 export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry {

@@ -17,6 +17,7 @@ export {
   type PythonBridgeOptions,
   type PythonBridgeRequest,
   PYTHON_TRANSFORM_WORKER,
+  pythonBridgeStatus,
   pythonProblem,
   type UltraEvalTransformBridge,
 } from "./python-transform-bridge.js";

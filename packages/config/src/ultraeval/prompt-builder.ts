@@ -10,7 +10,7 @@
  */
 import { ConfigError, DataLoadError, type PromptBuilderV1, type PromptBuildInput } from "@yardstick/core";
 import { z } from "zod";
-import type { UltraEvalRecord, UltraEvalTransform, UltraEvalTransforms } from "./transforms/index.js";
+import type { TransformResult, UltraEvalRecord, UltraEvalTransform, UltraEvalTransforms } from "./transforms/index.js";
 
 export const ultraEvalPromptOptionsSchema = z.strictObject({
   transform: z.string().min(1),
@@ -26,15 +26,21 @@ export interface UltraEvalPromptBuilderSettings {
   transforms: UltraEvalTransforms;
 }
 
-function parseOptions(options: Record<string, unknown>, transforms: UltraEvalTransforms): { opts: UltraEvalPromptOptions; transform: UltraEvalTransform } {
+/**
+ * The options and the port of their transform; undefined when there is no port but a python3 bridge,
+ * whose results the dataloader attaches to each sample (`transformed`).
+ */
+function parseOptions(options: Record<string, unknown>, transforms: UltraEvalTransforms): { opts: UltraEvalPromptOptions; transform: UltraEvalTransform | undefined } {
   const parsed = ultraEvalPromptOptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`ultraeval prompt options: ${issue.message}`, { keyPath: ["prompt", "options", ...issue.path.map(String)] });
   }
   const transform = transforms.get(parsed.data.transform);
-  if (!transform) {
-    throw new ConfigError(`the transform ${parsed.data.transform} has no TypeScript port`, { keyPath: ["prompt", "options", "transform"] });
+  if (!transform && !transforms.bridge) {
+    throw new ConfigError(`the transform ${parsed.data.transform} has no TypeScript port, and no python3 bridge is configured`, {
+      keyPath: ["prompt", "options", "transform"],
+    });
   }
   return { opts: parsed.data, transform };
 }
@@ -42,12 +48,18 @@ function parseOptions(options: Record<string, unknown>, transforms: UltraEvalTra
 const isRecord = (v: unknown): v is UltraEvalRecord =>
   typeof v === "object" && v !== null && typeof (v as UltraEvalRecord).fields === "object" && Array.isArray((v as UltraEvalRecord).targetScores);
 
-function promptVars(input: PromptBuildInput): { record: UltraEvalRecord; fewshot: UltraEvalRecord[] } {
-  const vars = input.sample.prompts[0] as { record?: unknown; fewshot?: unknown } | undefined;
+interface PromptVars {
+  record: UltraEvalRecord;
+  fewshot: UltraEvalRecord[];
+  transformed?: { record: TransformResult; fewshot: TransformResult[] };
+}
+
+function promptVars(input: PromptBuildInput): PromptVars {
+  const vars = input.sample.prompts[0] as { record?: unknown; fewshot?: unknown; transformed?: PromptVars["transformed"] } | undefined;
   if (!vars || !isRecord(vars.record) || !Array.isArray(vars.fewshot) || !vars.fewshot.every(isRecord)) {
     throw new DataLoadError(`sample ${input.sample.id}: expected the record and its few-shot examples from the ultraeval dataloader`);
   }
-  return { record: vars.record, fewshot: vars.fewshot };
+  return { record: vars.record, fewshot: vars.fewshot, ...(vars.transformed ? { transformed: vars.transformed } : {}) };
 }
 
 /** The prompt text for one sample. */
@@ -57,9 +69,21 @@ export function ultraEvalPrompt(
   transforms: UltraEvalTransforms,
 ): { prompt: string; record: UltraEvalRecord } {
   const { opts, transform } = parseOptions(options, transforms);
-  const { record, fewshot } = promptVars(input);
+  const { record, fewshot, transformed } = promptVars(input);
   const ctx = { taskName: opts.taskName, fewshot: input.task.fewshot };
-  const run = (r: UltraEvalRecord, what: string) => {
+  // Without a port, the Python file's results came with the sample, in the order of record and examples.
+  const bridged = new Map<UltraEvalRecord, TransformResult>();
+  if (!transform) {
+    if (!transformed || transformed.fewshot.length !== fewshot.length) {
+      throw new DataLoadError(
+        `task ${input.task.key}, sample ${input.sample.id}: the transform ${opts.transform} has no TypeScript port and the sample carries no python3 bridge results (load it with the ultraeval dataloader and an UltraEval root)`,
+      );
+    }
+    bridged.set(record, transformed.record);
+    for (const [i, ex] of fewshot.entries()) bridged.set(ex, transformed.fewshot[i]!);
+  }
+  const run = (r: UltraEvalRecord, what: string): TransformResult => {
+    if (!transform) return bridged.get(r)!;
     try {
       return transform(r, ctx);
     } catch (cause) {

@@ -64,6 +64,16 @@ export function pythonProblem(python = "python3"): string | undefined {
   return pythonChecks.get(python);
 }
 
+/** Whether the bridge can run `transformPath` of the checkout at `root` with `python`; else why not. */
+export function pythonBridgeStatus(root: string | undefined, transformPath: string, python = "python3"): { ok: true } | { ok: false; reason: string } {
+  const problem = pythonProblem(python);
+  if (problem) return { ok: false, reason: problem };
+  if (root === undefined) return { ok: false, reason: "no UltraEval root was found (no folder above the config holds datasets/)" };
+  const file = path.resolve(root, transformPath);
+  if (!existsSync(file)) return { ok: false, reason: `the transform file ${file} is not there` };
+  return { ok: true };
+}
+
 function describe(req: PythonBridgeRequest): string {
   return `${req.task ? `task ${req.task}: ` : ""}transform ${req.transformPath}`;
 }
@@ -149,14 +159,7 @@ export function createPythonTransformBridge(options: PythonBridgeOptions = {}): 
   };
 
   return {
-    status(root, transformPath) {
-      const problem = pythonProblem(python);
-      if (problem) return { ok: false, reason: problem };
-      if (root === undefined) return { ok: false, reason: "no UltraEval root was found (no folder above the config holds datasets/)" };
-      const file = path.resolve(root, transformPath);
-      if (!existsSync(file)) return { ok: false, reason: `the transform file ${file} is not there` };
-      return { ok: true };
-    },
+    status: (root, transformPath) => pythonBridgeStatus(root, transformPath, python),
 
     run(req) {
       const what = describe(req);

@@ -15,6 +15,7 @@ import {
 } from "@yardstick/core";
 import { readParamsFile, type UltraEvalEntry } from "./files.js";
 import type { UltraEvalParams } from "./schema.js";
+import { pythonBridgeStatus } from "./python-transform-bridge.js";
 import { isPortedTransform } from "./transforms/index.js";
 
 export const ULTRAEVAL_DIALECT_ID = "ultraeval";
@@ -132,11 +133,18 @@ export async function translateEntry(entry: UltraEvalEntry, key: string, ctx: Tr
     });
   }
 
-  if (!isPortedTransform(task.transform)) {
-    unsupported.push({
-      code: "transform",
-      message: `uses the transform ${task.transform}, which has no TypeScript port yet (the python3 bridge is not built)`,
-    });
+  // A transform without a port runs as the original Python file when python3 and the file are here.
+  const bridged = !isPortedTransform(task.transform);
+  if (bridged) {
+    const status = pythonBridgeStatus(ctx.root, task.transform);
+    if (status.ok) {
+      diagnostics.push({ level: "info", message: `the transform ${task.transform} has no TypeScript port: it runs as the Python file through the python3 bridge` });
+    } else {
+      unsupported.push({
+        code: "transform",
+        message: `uses the transform ${task.transform}, which has no TypeScript port, and the python3 bridge cannot run it: ${status.reason}`,
+      });
+    }
   }
 
   // Parameters: the config's file, else what run_job_base.sh passes for the method.
@@ -196,7 +204,14 @@ export async function translateEntry(entry: UltraEvalEntry, key: string, ctx: Tr
     source: { file, dialect: ULTRAEVAL_DIALECT_ID },
     data: {
       id: ULTRAEVAL_DATALOADER_ID,
-      options: { path: dataPath, transform: task.transform, taskName: name, fewshotSeed: ULTRAEVAL_DEFAULT_FEWSHOT_SEED },
+      options: {
+        path: dataPath,
+        transform: task.transform,
+        taskName: name,
+        fewshotSeed: ULTRAEVAL_DEFAULT_FEWSHOT_SEED,
+        // Only bridged tasks carry the root (the worker imports from it), so ported tasks keep their fingerprints.
+        ...(bridged && ctx.root ? { root: ctx.root } : {}),
+      },
     },
     fewshot: task.fewshot,
     prompt: {
