@@ -45,7 +45,7 @@ describe("yardstick ls", () => {
     expect(await main(["ls", ...args], io), io.err()).toBe(0);
     expect(io.out()).toMatch(/\nsentiment-logprobs\s+id\s.*\sno: logprobs\n/);
     expect(io.out()).toMatch(/\nglobal_mmlu_lite\s+en\s.*\sno: data-missing\n/);
-    expect(io.out()).toMatch(/\nmt-bench-judge\s+id\s+multi-turn\s+generate\s+average_criteria_score\s+seahelm:MTBenchJudgeMetric\s.*\sno: missing-plugin\n/);
+    expect(io.out()).toMatch(/\nmt-bench-judge\s+id\s+multi-turn\s+generate\s+average_criteria_score\s+seahelm-criteria \(openai\/gpt-oss-120b\)\s+hf:aisingapore\/MultiTurn-Chat-MT-Bench-Judge\s+yes\n/);
     expect(io.out()).toMatch(/why not:\n(.*\n)* {2}niah_multikey_8k\/en needs the dataloader "seahelm:NIAHDataloader", which is not installed/);
 
     const rows = await lsJson(args);
@@ -65,6 +65,7 @@ describe("yardstick ls", () => {
       mode: "generate",
       metric: "normalized_accuracy",
       judge: null,
+      judgeModel: null,
       data: "../../config/src/__fixtures__/seahelm_tasks/knowledge/global_mmlu_lite/global_mmlu_lite_id_test.jsonl",
       file: "../../config/src/__fixtures__/seahelm_tasks/knowledge/global_mmlu_lite/config.yaml",
     });
@@ -72,7 +73,13 @@ describe("yardstick ls", () => {
       { code: "data-missing", message: expect.stringContaining("reads the local data file seahelm_tasks/knowledge/global_mmlu_lite/global_mmlu_lite_en_test.jsonl") },
     ]);
     expect(row("sentiment-logprobs/id")).toMatchObject({ runsHere: false, reasons: [{ code: "logprobs" }], data: "hf:aisingapore/NLU-Sentiment-Analysis" });
-    expect(row("mt-bench-judge/en")).toMatchObject({ judge: "seahelm:MTBenchJudgeMetric", runsHere: false, reasons: [{ code: "missing-plugin" }] });
+    expect(row("mt-bench-judge/en")).toMatchObject({
+      judge: "seahelm-criteria",
+      judgeModel: "openai/gpt-oss-120b",
+      metrics: ["seahelm-mt-bench-judge"],
+      runsHere: true,
+      reasons: [],
+    });
   });
 
   it("names a plugin package that cannot be loaded as the reason, without failing the listing", async () => {

@@ -10,8 +10,9 @@ import { suiteGaps } from "./validate-command.js";
 export const LS_USAGE = `usage: yardstick ls <config-file-or-folder>... [--tasks a,b] [--langs x,y] [--suite NAME] [--plugin PACKAGE ...] [--json]
 
 Lists the tasks of the configs, one row per task and language: competency, mode, main score,
-judge, data source (a local path relative to here, or hf:<dataset>) and whether the task runs
-here, with the reason when it does not. Sends no request and reads no data.
+judge (its id and the judge model the config names), data source (a local path relative to
+here, or hf:<dataset>) and whether the task runs here, with the reason when it does not.
+Sends no request and reads no data.
 
   --tasks a,b       only these tasks or aggregation groups
   --langs x,y       only these languages
@@ -35,8 +36,10 @@ export interface LsRow {
   /** The main score (the metric output that represents the task). */
   metric: string;
   metrics: string[];
-  /** The metric ids that are LLM judges (TaskSpec has no judge field; the ids say it). */
+  /** The id of the task's LLM judge (`TaskSpec.judge`), null when the task is not judged. */
   judge: string | null;
+  /** The judge model the config names (used when no `--judge-model` is given), null when none. */
+  judgeModel: string | null;
   /** A local path relative to the working folder, `hf:<dataset>`, or the dataloader id. */
   data: string;
   /** The config file, relative to the working folder. */
@@ -103,7 +106,6 @@ export function listRows(tasks: readonly TaskSpec[], registry: Registry, pluginF
       }),
       ...(reasons.get(t) ?? []),
     ];
-    const judges = t.metrics.map((m) => m.id).filter((id) => /judge/i.test(id));
     return {
       key: t.key,
       task: t.name,
@@ -112,7 +114,8 @@ export function listRows(tasks: readonly TaskSpec[], registry: Registry, pluginF
       mode: t.mode,
       metric: t.mainScore,
       metrics: t.metrics.map((m) => m.id),
-      judge: judges.length > 0 ? judges.join(", ") : null,
+      judge: t.judge?.id ?? null,
+      judgeModel: t.judge?.model ?? null,
       data: dataSource(t.data, cwd),
       file: t.source?.file ? relative(cwd, t.source.file) : null,
       runsHere: why.length === 0,
@@ -129,6 +132,12 @@ function dataSource(ref: PluginRef, cwd: string): string {
   return ref.id;
 }
 
+/** The judge column: its id and, in parentheses, the judge model the config names. */
+function judgeCell(r: LsRow): string {
+  if (r.judge === null) return "-";
+  return r.judgeModel === null ? r.judge : `${r.judge} (${r.judgeModel})`;
+}
+
 const HEADER = ["task", "lang", "competency", "mode", "metric", "judge", "data", "runs here"];
 
 /** A plain-text table for terminals, then the full reason for every task that does not run here. */
@@ -139,7 +148,7 @@ export function formatLsTable(rows: readonly LsRow[]): string {
     r.competency || "-",
     r.mode,
     r.metric,
-    r.judge ?? "-",
+    judgeCell(r),
     r.data,
     r.runsHere ? "yes" : `no: ${[...new Set(r.reasons.map((x) => x.code))].join(", ")}`,
   ]);

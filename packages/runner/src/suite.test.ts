@@ -18,9 +18,10 @@ describe("--suite", () => {
     const rows = (JSON.parse(io.out()) as { tasks: LsRow[] }).tasks;
     expect(rows).toHaveLength(85);
     expect(rows[0]).toMatchObject({ key: "sentiment/id", runsHere: true, reasons: [] });
+    // Judged tasks run: their judge and its metric are built in.
     const judge = rows.find((r) => r.key === "mt-bench-judge/th");
-    expect(judge?.runsHere).toBe(false);
-    expect(judge?.reasons[0]?.message).toMatch(/MTBenchJudgeMetric/);
+    expect(judge).toMatchObject({ judge: "seahelm-criteria", judgeModel: "openai/gpt-oss-120b", runsHere: true, reasons: [] });
+    expect(rows.find((r) => r.key === "kalahi-judge/tl")).toMatchObject({ judge: "seahelm-criteria", runsHere: true });
     for (const r of rows) expect(r.runsHere === (r.reasons.length === 0), r.key).toBe(true);
   });
 

@@ -104,6 +104,7 @@ function pluginUses(t: TaskSpec): PluginUse[] {
     { kind: "promptBuilders", label: "prompt builder", at: "prompt", ref: t.prompt },
     ...t.postprocessors.map((ref, i) => ({ kind: "postprocessors" as const, label: "postprocessor", at: `postprocessors[${i}]`, ref })),
     ...t.metrics.map((ref, i) => ({ kind: "metrics" as const, label: "metric", at: `metrics[${i}]`, ref })),
+    ...(t.judge ? [{ kind: "judges" as const, label: "judge", at: "judge", ref: t.judge }] : []),
   ];
 }
 

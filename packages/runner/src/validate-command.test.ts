@@ -4,10 +4,27 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { captureIO, makeSentimentTask } from "./__fixtures__/make-task.js";
+import { createBuiltinRegistry } from "./builtins.js";
 import { main } from "./main.js";
+import { findUnrunnable, loadTaskSpecs } from "./tasks.js";
 
 const SRC = fileURLToPath(new URL(".", import.meta.url));
 const CORPUS = join(SRC, "..", "..", "config", "src", "__fixtures__", "seahelm_tasks");
+/** The corpus tasks scored by an LLM judge. */
+const JUDGED_TASKS = [
+  "kalahi-judge",
+  "healthbench",
+  "healthbench_consensus",
+  "healthbench_hard",
+  "syntax-criteria",
+  "aa-lcr",
+  "mt-bench",
+  "mt-bench-increased-tokens",
+  "mt-bench-judge",
+  "babyvision",
+  "mathvision",
+  "mathvision_mini",
+];
 const env = () => ({ YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) });
 
 describe("yardstick validate", () => {
@@ -34,6 +51,20 @@ describe("yardstick validate", () => {
     expect(taskLines).toContainEqual(
       expect.stringMatching(/^ {2}sentiment-logprobs \(id, vi, th, ta, tl, jv, su, ms, my, lo\) \S+nlu\/sentiment_analysis\/config\.yaml: scores the log-probability/),
     );
+    // No judge-based task is among them: the SEA-HELM judges and their metrics are built in.
+    const judged = taskLines.filter((l) => JUDGED_TASKS.includes(l.trim().split(" ")[0] ?? ""));
+    expect(judged).toEqual([]);
+    expect(err).not.toMatch(/Judge|-judge"/);
+  });
+
+  it("reports a task whose judge plugin is not installed, like any other missing plugin", async () => {
+    const { tasks } = await loadTaskSpecs([CORPUS], { tasks: ["kalahi-judge"], requireData: false });
+    const task = tasks[0]!;
+    expect(findUnrunnable(tasks, createBuiltinRegistry())).toEqual([]);
+    const unknown = { ...task, judge: { ...task.judge!, id: "no-such-judge" } };
+    const problems = findUnrunnable([unknown], createBuiltinRegistry());
+    expect(problems.map((p) => [p.code, p.reason])).toEqual([["missing-plugin", 'needs the judge "no-such-judge", which is not installed']]);
+    expect(problems[0]?.error.message).toMatch(/kalahi-judge\/tl needs the judge "no-such-judge", which is not installed; available: .*seahelm-criteria/);
   });
 
   it("--strict makes the same tasks errors and exits 1", async () => {
