@@ -3,6 +3,7 @@ export type * from "./messages.js";
 export type * from "./sample.js";
 export type * from "./task.js";
 export type * from "./contracts.js";
+export type * from "./batch.js";
 export * from "./registry.js";
 export * from "./canonical-json.js";
 export * from "./python-str.js";
