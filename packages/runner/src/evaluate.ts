@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { ConfigError, type ModelProviderV1, type Registry, type TaskSpec, YardstickError } from "@yardstick/core";
 import {
   type AnswerOutcome,
+  type JudgeOutcome,
   type ProgressReporter,
   type RequestCache,
   RunStore,
@@ -17,6 +18,7 @@ import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { RUN_FORMAT_VERSION, type RunManifest, type RunResults, type Shard } from "@yardstick/run-format";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
+import { type JudgeOptions, type JudgeSetup, setupJudge } from "./judge-setup.js";
 import { createModel, preflight } from "./model-setup.js";
 import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
 import { packageVersions } from "./versions.js";
@@ -57,6 +59,8 @@ export interface EvaluateOptions {
   recordedOptions?: Record<string, unknown>;
   /** Called once the run store is open, before the first request (the CLI says which folder it writes). */
   onStoreOpened?: (dir: string, resumed: boolean) => void;
+  /** The judge model and baseline run of tasks with a judge (see `setupJudge`). */
+  judge?: JudgeOptions;
 }
 
 export interface EvaluateReport {
@@ -68,6 +72,8 @@ export interface EvaluateReport {
   results: RunResults | undefined;
   tasks: TaskOutcome[];
   answering: AnswerOutcome[];
+  /** How the judge stage went, per judged task (absent for a dry run). */
+  judging?: JudgeOutcome[];
 }
 
 /**
@@ -125,8 +131,17 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       : options.model;
   let cache: RequestCache | undefined;
   let store: RunStore | undefined;
+  let judge: JudgeSetup | undefined;
   try {
     await preflight(model, baseURLs, options.apiKey);
+    judge = await setupJudge(
+      tasks,
+      options.judge ?? {},
+      { baseURLs, ...(options.apiKey ? { apiKey: options.apiKey } : {}), maxConcurrency: concurrency, seed, maxAttempts: options.maxAttempts, timeoutMs: options.timeoutMs },
+      registry,
+      cwd,
+      options.log,
+    );
     const { identity, parts: identityParts } = await resolveModelIdentity(model, {
       ...(options.modelRevision !== undefined ? { revision: options.modelRevision } : {}),
       ...(options.log ? { log: options.log } : {}),
@@ -142,7 +157,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
         ...(identityParts.revision !== undefined ? { revision: identityParts.revision } : {}),
         ...(baseURLs.length ? { baseURLs } : {}),
       },
-      options: { limit: options.limit ?? null, seed },
+      ...(judge ? { judgeModel: judge.role } : {}),
+      options: { limit: options.limit ?? null, seed, ...(judge?.baselineFingerprint ? { baseline: judge.baselineFingerprint } : {}) },
       recordedOptions: { concurrency, cache: options.cache !== false, ...options.recordedOptions },
       ...(options.shard ? { shard: options.shard } : {}),
       versions: packageVersions(),
@@ -176,13 +192,17 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       // SEA-HELM scores its linguistic-diagnostics competency with the LINDSEA rule, not a plain mean.
       competencyRollups: { "linguistic-diagnostics": lindseaRollup },
       ...(options.log ? { log: options.log } : {}),
+      ...(judge
+        ? { judge: { model: judge.model, modelIdentity: judge.identity, ...(judge.baselineStore ? { baselineStore: judge.baselineStore } : {}) } }
+        : {}),
     });
     const results = result.aborted ? undefined : await readResults(store);
-    return { outDir, fingerprint, resumed, aborted: result.aborted, results, tasks: result.tasks, answering: result.answering };
+    return { outDir, fingerprint, resumed, aborted: result.aborted, results, tasks: result.tasks, answering: result.answering, judging: result.judging };
   } finally {
     await store?.close();
     cache?.close();
     if (typeof options.model === "string") await model.close?.();
+    if (judge?.owned) await judge.model.close?.();
   }
 }
 

@@ -13,7 +13,7 @@ import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--quiet]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--quiet]";
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
@@ -43,6 +43,10 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     shard: { type: "string" },
     "model-revision": { type: "string" },
     "no-report": { type: "boolean" },
+    "judge-model": { type: "string" },
+    "judge-base-url": { type: "string", multiple: true },
+    "judge-api-key-env": { type: "string" },
+    baseline: { type: "string" },
   });
   const configPaths = requireConfigPaths(positionals, "run");
   const modelSpec = checkFlag("model", z.string({ message: "required, e.g. --model openai-compatible:Qwen/Qwen3-8B" }).min(1), values.model);
@@ -59,6 +63,12 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   if (values["api-key-env"] !== undefined) {
     apiKey = io.env[values["api-key-env"]];
     if (!apiKey) throw new UsageError(`--api-key-env: environment variable ${values["api-key-env"]} is not set`);
+  }
+  const judgeBaseURLs = (values["judge-base-url"] ?? []).map((u) => checkFlag("judge-base-url", z.url({ message: "expected an http(s) URL" }), u));
+  let judgeApiKey: string | undefined;
+  if (values["judge-api-key-env"] !== undefined) {
+    judgeApiKey = io.env[values["judge-api-key-env"]];
+    if (!judgeApiKey) throw new UsageError(`--judge-api-key-env: environment variable ${values["judge-api-key-env"]} is not set`);
   }
 
   let registry = registryOverride ?? createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
@@ -127,6 +137,12 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       ...(values.quiet ? {} : { progress: createProgressReporter({ stream: io.stderr }) }),
       log,
       recordedOptions: { configs: configPaths },
+      judge: {
+        judgeModel: values["judge-model"],
+        judgeBaseURLs,
+        ...(judgeApiKey ? { judgeApiKey } : {}),
+        ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+      },
       onStoreOpened: (dir, resumed) => {
         if (!values.quiet) log(`${resumed ? "resuming" : "writing"} run store ${dir}`);
       },
@@ -145,11 +161,15 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     if (!values["no-report"]) await writeRunReport(outDir, log, values.quiet === true);
     const failed = report.tasks.filter((t) => t.failure);
     for (const t of failed) log(`task ${t.key} could not be scored: ${t.failure}`);
-    if (errors > 0) {
-      log(`${errors} request(s) failed for good and were scored as empty answers; run the same command again to retry them`);
+    const judgeErrors = report.judging?.reduce((a, t) => a + t.errors, 0) ?? 0;
+    if (judgeErrors > 0) {
+      log(`${judgeErrors} sample(s) lack a judgement (a judge call failed or its reply did not parse; see their judge records); run the same command again to retry failed judge calls`);
+    }
+    if (errors > judgeErrors) {
+      log(`${errors - judgeErrors} request(s) failed for good and were scored as empty answers; run the same command again to retry them`);
       return 1;
     }
-    return failed.length > 0 ? 1 : 0;
+    return failed.length > 0 || judgeErrors > 0 ? 1 : 0;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

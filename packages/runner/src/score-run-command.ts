@@ -57,7 +57,8 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
   // Every metric that will be asked for must exist (and take its options) before anything is rewritten.
   checkTasksRunnable(
-    tasks.map((t) => ({ ...t, metrics: [...(metrics ?? t.metrics), ...(addMetrics ?? [])] })),
+    // Scoring reads stored judgements and never calls a judge, so the judge plugin need not be installed.
+    tasks.map((t) => ({ ...t, judge: undefined, metrics: [...(metrics ?? t.metrics), ...(addMetrics ?? [])] })),
     registry,
   );
 
