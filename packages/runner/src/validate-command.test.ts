@@ -74,6 +74,20 @@ describe("yardstick validate", () => {
     expect(io.err()).toMatch(/487 task\(s\) are valid, but \d+ task-language pair\(s\) cannot run here \(--strict\)\n$/);
   });
 
+  it("a judge prompt naming a field its judge does not fill is an error with file, line and key path", async () => {
+    const root = join(mkdtempSync(join(tmpdir(), "yardstick-judged-")), "seahelm_tasks");
+    mkdirSync(join(root, "judged"), { recursive: true });
+    const kalahi = readFileSync(join(CORPUS, "cultural", "kalahi_judge", "config.yaml"), "utf8");
+    writeFileSync(join(root, "judged", "config.yaml"), kalahi.replace("<CRITERION>\n        {keyPointText}", "<CRITERION>\n        {criterion_text}"));
+    const io = captureIO(env());
+    expect(await main(["validate", root], io)).toBe(1);
+    expect(io.err()).toMatch(
+      /config\.yaml:\d+:\d+ kalahi-judge\.judge\.judge_prompts\.criteria_prompt: task kalahi-judge: the seahelm-criteria judge \(CriteriaJudgeMetric\) cannot fill this prompt: KeyError: missing key 'criterion_text'/,
+    );
+    expect(io.err()).toMatch(/^1 problem\(s\) found$/m);
+    expect(io.err()).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
   it("a template naming a key the local data rows lack is an error with the row id", async () => {
     const tasks = makeSentimentTask(2);
     const file = join(tasks, "toy", "config.yaml");
