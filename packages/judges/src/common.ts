@@ -1,6 +1,6 @@
 /** What every judge shares: option checking, the stored answers by turn, chat requests, formatting. */
 import { pyFormat } from "@yardstick/config";
-import { type ChatMessage, type ChatRequest, ConfigError, DataLoadError, PY_W, type Sample, type StoredAnswer, type TaskSpec } from "@yardstick/core";
+import { type ChatMessage, type ChatRequest, ConfigError, PY_W, type Sample, type StoredAnswer, type TaskSpec } from "@yardstick/core";
 import type { z } from "zod";
 
 /** Parses a judge's options with `schema`; the first problem is a ConfigError naming the judge and the key. */
@@ -56,18 +56,30 @@ export function chatRequest(system: string | undefined, user: string): ChatReque
   return { kind: "chat", messages, params: {} };
 }
 
-/** `template.format(**kwargs)`; a missing key becomes a DataLoadError naming the sample and what was built. */
+/**
+ * A sample the judge cannot build requests for (a baseline answer or a row field missing). Deliberately
+ * not a YardstickError: the judge stage records it as an error judgement of that sample and goes on,
+ * while a YardstickError (bad options) stops the run.
+ */
+export class JudgeInputError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "JudgeInputError";
+  }
+}
+
+/** `template.format(**kwargs)`; a missing key becomes a JudgeInputError naming the sample and what was built. */
 export function formatFor(sample: Sample, what: string, template: string, kwargs: Record<string, unknown>): string {
   try {
     return pyFormat(template, kwargs);
   } catch (error) {
-    throw new DataLoadError(`sample ${sample.id}: cannot build the ${what}: ${(error as Error).message}`, { cause: error });
+    throw new JudgeInputError(`sample ${sample.id}: cannot build the ${what}: ${(error as Error).message}`, { cause: error });
   }
 }
 
 /** A sample field the judge needs is missing or has the wrong shape. */
-export function rowError(sample: Sample, message: string): DataLoadError {
-  return new DataLoadError(`sample ${sample.id}: ${message}`);
+export function rowError(sample: Sample, message: string): JudgeInputError {
+  return new JudgeInputError(`sample ${sample.id}: ${message}`);
 }
 
 /**

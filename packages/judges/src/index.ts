@@ -9,6 +9,7 @@ import { pairwiseJudge } from "./pairwise-judge.js";
 import { rubricJudge } from "./rubric-judge.js";
 import { verdictJudge } from "./verdict-judge.js";
 
+export { JudgeInputError } from "./common.js";
 export { CRITERIA_JUDGE_ID, criteriaJudge, readClassification } from "./criteria-judge.js";
 export { HEALTHBENCH_JUDGE_ID, healthbenchJudge, readCriteriaMet } from "./healthbench-judge.js";
 export { combineOrders } from "./metrics/pairwise-metric.js";

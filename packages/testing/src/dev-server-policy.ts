@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { DataLoadError } from "@yardstick/core";
 import { z } from "zod";
+import { judgeReply } from "./dev-server-judge-replies.js";
 import type { DevChatMessage } from "./dev-server-schemas.js";
 
 /** What a function policy sees of a request. */
@@ -31,7 +32,8 @@ export type DevServerPolicyFunction = (
 
 /**
  * How the dev server answers:
- * - `"echo"`: the last user message's text (or the completion prompt);
+ * - `"echo"`: the last user message's text (or the completion prompt); a judge prompt of the built-in
+ *   judges gets a plausible judge reply instead (dev-server-judge-replies.ts);
  * - `{ fixed }`: always the same text;
  * - `{ file, fallback? }`: a JSON object `{prompt: answer}`, a JSON array or JSONL lines of
  *   `{prompt, answer}` (answer a string or `{content, reasoningContent}`), looked up by the last user
@@ -55,7 +57,7 @@ const arrayFileSchema = z.array(entrySchema);
 
 export async function resolvePolicy(policy: DevServerPolicy): Promise<ResolvedPolicy> {
   if (typeof policy === "function") return policy;
-  if (policy === "echo") return (req) => req.lastUserText;
+  if (policy === "echo") return (req) => judgeReply(req.messages) ?? req.lastUserText;
   if ("fixed" in policy) {
     const text = policy.fixed;
     return () => text;
