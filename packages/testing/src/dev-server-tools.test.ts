@@ -115,6 +115,23 @@ describe("dev server: tool calls over /v1/chat/completions", () => {
     expect(r.json.usage.completion_tokens).toBe(3);
   });
 
+  it("streams a tool call as a chunk with id and name, then one with the arguments", async () => {
+    const res = await request(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: userMessages, tools: [openAITool], tool_choice: "required", stream: true }),
+    });
+    const events = (await res.body.text())
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: ") && e !== "data: [DONE]")
+      .map((e) => JSON.parse(e.slice("data: ".length)));
+    const deltas = events.map((e) => e.choices[0].delta);
+    expect(deltas[0].tool_calls[0]).toMatchObject({ index: 0, type: "function", function: { name: "record_verdict", arguments: "" } });
+    const args = deltas.map((d) => d.tool_calls?.[0]?.function?.arguments ?? "").join("");
+    expect(JSON.parse(args)).toEqual(devServerToolArguments(verdictSchema, promptHash(userMessages)));
+    expect(events[events.length - 1].choices[0].finish_reason).toBe("tool_calls");
+  });
+
   it("refuses bad tool definitions and choices with the API's 400", async () => {
     const cases: [unknown, string][] = [
       [{ tools: [{ type: "function", function: { name: "has space", parameters: verdictSchema } }] }, "tools.0.function.name"],
