@@ -260,6 +260,26 @@ describe("validate checks what each judge needs", () => {
     expect(report.diagnostics).toHaveLength(4);
   });
 
+  it("checks the judge's generation kwargs with the schema", async () => {
+    const root = writeTree({
+      "seahelm_tasks/judged/config.yaml": judgedTask(
+        "verdict",
+        "AALCRJudgeMetric",
+        `  judge:
+    judge_generation_kwargs:
+      max_tokens: lots
+      reasoning_effort: high
+    judge_prompts:
+      criteria_prompt: "{question} {official_answer} {candidate_answer}"
+`,
+      ),
+    });
+    const report = await validateConfigs([root]);
+    expect(report.diagnostics).toHaveLength(1);
+    expect(report.diagnostics[0]).toMatchObject({ line: 12, keyPath: ["verdict", "judge", "judge_generation_kwargs", "max_tokens"] });
+    expect(report.diagnostics[0]?.message).toMatch(/expected.*number|int/i);
+  });
+
   it("pairwise: one prompt per turn with the turn's fields, verdict labels for the system prompt, a baseline", async () => {
     const root = writeTree({
       "seahelm_tasks/mt/config.yaml": judgedTask(

@@ -57,13 +57,23 @@ export const languageConfigSchema = z.looseObject({
 
 const stringOrList = z.union([z.string(), z.array(z.string())]);
 
+/** The judge model's sampling parameters; the typed ones become `JudgeSpec.generation` fields, others go to the request body. */
+const judgeGenerationKwargsSchema = z.looseObject({
+  max_tokens: z.int().positive().optional(),
+  temperature: z.number().nonnegative().optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  seed: z.int().optional(),
+  n: z.int().positive().optional(),
+  stop: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
 export const judgeSchema = z.looseObject({
-  judge_model_name: stringOrList.optional(),
-  judge_model_type: stringOrList.optional(),
+  judge_model_name: stringOrList.optional().describe("The judge model; the default judge when a run gives no --judge-model."),
+  judge_model_type: stringOrList.optional().describe("How upstream serves the judge (vllm, openai, ...); metricx and openclip are not LLM judges."),
   judge_init_args: z.record(z.string(), z.unknown()).optional(),
-  judge_generation_kwargs: z.record(z.string(), z.unknown()).optional(),
-  classifications: z.record(z.string(), z.number()).optional(),
-  judge_prompts: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  judge_generation_kwargs: judgeGenerationKwargsSchema.optional().describe("Sampling parameters of the judge's requests, e.g. max_tokens, temperature, reasoning_effort."),
+  classifications: z.record(z.string(), z.number()).optional().describe("Criteria judges: class label → score, e.g. CLASS_MET: 1."),
+  judge_prompts: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe("The judge's prompts, in the shape its metric_class reads."),
 });
 
 /** `use_logprobs` is a bool in most files and the string "true" in 15; both mean the same. */
