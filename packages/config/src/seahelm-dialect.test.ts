@@ -19,6 +19,7 @@ testDialect("seahelm", seahelmDialect, {
     { path: MIXED, name: "a folder with a config and a non-config JSON" },
     { path: path.join(CORPUS_TASKS, "nlu", "sentiment_analysis", "config.yaml"), name: "one corpus file" },
     { path: path.join(CORPUS_TASKS, "nlu"), name: "a corpus folder" },
+    { path: path.join(CORPUS_TASKS, "multi_turn"), name: "judged tasks (pairwise and criteria judges)" },
   ],
   otherDialect: [ULTRAEVAL_JSON, OTHER_YAML, path.join(DIALECTS, "other")],
   broken: [BROKEN, { path: path.join(DIALECTS, "broken"), file: BROKEN, name: "a folder holding a broken config" }, BAD_YAML],

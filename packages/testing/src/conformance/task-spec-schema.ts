@@ -34,6 +34,7 @@ export const taskSpecSchema = z.object({
   turns: z.number().int().positive().optional(),
   postprocessors: z.array(pluginRefSchema),
   metrics: z.array(pluginRefSchema),
+  judge: pluginRefSchema.extend({ generation: generationSchema.optional(), model: z.string().min(1).optional() }).optional(),
   mainScore: z.string().min(1),
   errorResponses: z.enum(["replace", "drop"]),
   labels: z.array(z.string()).optional(),
