@@ -1,6 +1,6 @@
 import type { DevServerAnswer } from "./dev-server-policy.js";
 import type { DevChatMessage } from "./dev-server-schemas.js";
-import { countTokens, tokenize } from "./tokenizer.js";
+import { countTokens, countWordTokens, cutToTokens, cutToWordTokens } from "./tokenizer.js";
 
 /** An answer after the request's limits were applied. */
 export interface ShapedAnswer {
@@ -16,7 +16,13 @@ export interface ShapedAnswer {
  * then content. Text is cut at the earliest stop string (finish "stop", the stop string not included);
  * when the tokens run out the text is cut at `maxTokens` tokens (finish "length").
  */
-export function shapeAnswer(answer: DevServerAnswer, maxTokens: number | undefined, stop: readonly string[]): ShapedAnswer {
+export function shapeAnswer(
+  answer: DevServerAnswer,
+  maxTokens: number | undefined,
+  stop: readonly string[],
+  tokens: "bpe" | "word" = "bpe",
+): ShapedAnswer {
+  const limitTokens = tokens === "bpe" ? limitBpeTokens : limitWordTokens;
   let content = cutAtStop(answer.content, stop);
   let reasoning = answer.reasoningContent;
   let finishReason: "stop" | "length" = "stop";
@@ -47,12 +53,15 @@ function cutAtStop(text: string, stop: readonly string[]): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-function limitTokens(text: string, budget: number): { text: string; count: number; cut: boolean } {
+function limitBpeTokens(text: string, budget: number): { text: string; count: number; cut: boolean } {
   if (budget === Number.POSITIVE_INFINITY) return { text, count: countTokens(text), cut: false };
-  const { tokens, offsets } = tokenize(text);
-  if (tokens.length <= budget) return { text, count: tokens.length, cut: false };
-  const keep = Math.max(0, budget);
-  return { text: text.slice(0, offsets[keep] ?? text.length), count: keep, cut: true };
+  return cutToTokens(text, budget);
+}
+
+// The legacy completions endpoint counts the word-level pieces its logprobs and text offsets are made of.
+function limitWordTokens(text: string, budget: number): { text: string; count: number; cut: boolean } {
+  if (budget === Number.POSITIVE_INFINITY) return { text, count: countWordTokens(text), cut: false };
+  return cutToWordTokens(text, budget);
 }
 
 /** The text parts of a message's content, joined by "\n". */
@@ -75,11 +84,14 @@ export function lastUserText(messages: readonly DevChatMessage[]): string {
   return "";
 }
 
-/** Prompt tokens of a chat: the text tokens, one per message for its role, 85 per image (as OpenAI's "low" detail). */
+/**
+ * Prompt tokens of a chat as OpenAI documents counting them: the text's BPE tokens, 3 per message
+ * (role and delimiters), 3 to prime the reply, 85 per image ("low" detail).
+ */
 export function chatPromptTokens(messages: readonly DevChatMessage[]): number {
-  let n = 0;
+  let n = 3;
   for (const m of messages) {
-    n += 1;
+    n += 3;
     const c = m.content;
     if (typeof c === "string") n += countTokens(c);
     else if (c !== null) for (const part of c) n += part.type === "text" ? countTokens(part.text) : 85;

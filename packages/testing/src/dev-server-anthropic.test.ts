@@ -50,7 +50,8 @@ describe("dev server: POST /v1/messages", () => {
       content: [{ type: "text", text: "hello there" }],
       stop_reason: "end_turn",
       stop_sequence: null,
-      usage: { input_tokens: 3, output_tokens: 2 },
+      // BPE counts: 3 per message and 3 to prime the reply around "hello there" (2 tokens).
+      usage: { input_tokens: 8, output_tokens: 2 },
     });
     expect(r.headers["request-id"]).toBe("req_dev_1");
     expect(s.stats().requests["/v1/messages"]).toBe(1);
@@ -88,15 +89,15 @@ describe("dev server: POST /v1/messages", () => {
         ],
       },
     ]);
-    // The system prompt and the 85-token image count as input.
-    expect((r.json.usage as { input_tokens: number }).input_tokens).toBe(2 + countTokens("Be brief.") + countTokens("what is this?") + 85);
+    // The system prompt and the 85-token image count as input (3 tokens per message, 3 to prime the reply).
+    expect((r.json.usage as { input_tokens: number }).input_tokens).toBe(3 + 2 * 3 + countTokens("Be brief.") + countTokens("what is this?") + 85);
   });
 
   it("maps max_tokens and stop sequences to the API's stop reasons, and reasoning to a thinking block", async () => {
-    const s = await start({ policy: () => ({ content: "one two three END four", reasoningContent: "hmm" }) });
+    const s = await start({ policy: () => ({ content: "one two three END four", reasoningContent: "Hmm" }) });
     const cut = await messages(s, ask("x", { max_tokens: 2 }));
     expect(cut.json.stop_reason).toBe("max_tokens");
-    expect(cut.json.content).toEqual([{ type: "thinking", thinking: "hmm", signature: "dev-server" }, { type: "text", text: "one" }]);
+    expect(cut.json.content).toEqual([{ type: "thinking", thinking: "Hmm", signature: "dev-server" }, { type: "text", text: "one" }]);
     const stopped = await messages(s, ask("x", { stop_sequences: ["four", "END"] }));
     expect(stopped.json.stop_reason).toBe("stop_sequence");
     expect(stopped.json.stop_sequence).toBe("END");

@@ -1,5 +1,5 @@
 import { sha256 } from "@yardstick/core";
-import { tokenize } from "./tokenizer.js";
+import { cutToTokens } from "./tokenizer.js";
 
 /**
  * Tool calls of the dev server, shared by both protocols: which tool a request gets called (if any)
@@ -175,8 +175,6 @@ function stringFor(s: Record<string, unknown>): string {
 /** A tool call's arguments as the wire sends them, cut at `maxTokens` tokens as a text answer would be (then not valid JSON). */
 export function toolArgumentsText(args: Record<string, unknown>, maxTokens: number | null | undefined): { text: string; tokens: number; cut: boolean } {
   const text = JSON.stringify(args);
-  const { tokens, offsets } = tokenize(text);
-  if (maxTokens === null || maxTokens === undefined || tokens.length <= maxTokens) return { text, tokens: tokens.length, cut: false };
-  const keep = Math.max(0, maxTokens);
-  return { text: text.slice(0, offsets[keep] ?? text.length), tokens: keep, cut: true };
+  const limited = cutToTokens(text, maxTokens ?? Number.POSITIVE_INFINITY);
+  return { text: limited.text, tokens: limited.count, cut: limited.cut };
 }

@@ -123,8 +123,9 @@ describe("dev server: chat completions", () => {
     expect(body.object).toBe("chat.completion");
     expect(body.choices[0].message).toEqual({ role: "assistant", content: "describe\nthis" });
     expect(body.choices[0].finish_reason).toBe("stop");
-    expect(body.usage.completion_tokens).toBe(2);
-    expect(body.usage.total_tokens).toBe(body.usage.prompt_tokens + 2);
+    // o200k BPE: "describe", "\n", "this".
+    expect(body.usage.completion_tokens).toBe(3);
+    expect(body.usage.total_tokens).toBe(body.usage.prompt_tokens + 3);
   });
 
   it("cuts at max_tokens with finish_reason length, and at stop strings", async () => {

@@ -26,7 +26,7 @@ import { defaultModelRoot, modelCard } from "./dev-server-model-card.js";
 import { createStatsCounter, type DevServerStats } from "./dev-server-stats.js";
 import { promptHash } from "./prompt-hash.js";
 import { answerTokenSet, type LegacyLogprobs, legacyLogprobs } from "./token-logprobs.js";
-import { countTokens, tokenize } from "./tokenizer.js";
+import { countWordTokens, tokenize } from "./tokenizer.js";
 
 export interface DevServer {
   /** e.g. `http://127.0.0.1:41234`; clients use `${url}/v1` as their base URL. */
@@ -328,7 +328,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       lastUserText: body.prompt,
     });
     // The legacy endpoint's default max_tokens is 16.
-    const shaped = shapeAnswer({ content: answer.content }, body.max_tokens ?? 16, stopList(body.stop));
+    const shaped = shapeAnswer({ content: answer.content }, body.max_tokens ?? 16, stopList(body.stop), "word");
     const echo = body.echo === true;
     const text = echo ? body.prompt + shaped.content : shaped.content;
     let logprobs: LegacyLogprobs | null = null;
@@ -336,7 +336,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       logprobs = completionLogprobs(body.prompt, shaped.content, answer.content, body.logprobs, echo);
     }
     const n = body.n ?? 1;
-    const promptTokens = countTokens(body.prompt);
+    const promptTokens = countWordTokens(body.prompt);
     const cmplId = `cmpl-${id}`;
     if (body.stream) {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

@@ -1,7 +1,10 @@
+import { countTokens as countBpeTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+
 /**
- * The dev server's deterministic tokenizer. It is not any real model's tokenizer; it only has to be
- * stable, cheap and lossless so that usage counts, `max_tokens` truncation and `text_offset`s behave
- * like a real server's.
+ * The dev server's tokenizers. Usage counts and `max_tokens` truncation use a real BPE (OpenAI's
+ * o200k, from gpt-tokenizer), so the token counts a run records are realistic and cost estimates can
+ * be checked against them. `tokenize` below, a cheap lossless word-level splitter, only cuts text
+ * into pieces: streamed deltas and the legacy endpoint's logprob tokens and `text_offset`s.
  *
  * Rules, applied left to right:
  * - a token is optional leading whitespace followed by either one CJK character (Han, Hiragana,
@@ -32,10 +35,37 @@ export function tokenize(text: string): Tokenized {
   return { tokens, offsets };
 }
 
-/** Number of tokens, without building arrays (usage counting on the hot path). */
-export function countTokens(text: string): number {
+/** Number of word-level pieces (`tokenize`), without building arrays: the legacy completions endpoint's counts. */
+export function countWordTokens(text: string): number {
   let n = 0;
   TOKEN_RE.lastIndex = 0;
   while (TOKEN_RE.exec(text) !== null) n++;
   return n;
+}
+
+/** The text cut to its first `budget` word-level pieces. */
+export function cutToWordTokens(text: string, budget: number): { text: string; count: number; cut: boolean } {
+  const { tokens, offsets } = tokenize(text);
+  if (tokens.length <= budget) return { text, count: tokens.length, cut: false };
+  const keep = Math.max(0, budget);
+  return { text: text.slice(0, offsets[keep] ?? text.length), count: keep, cut: true };
+}
+
+// Text that happens to spell a special token ("<|endoftext|>") is plain text to the dev server.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Number of o200k BPE tokens of the text (usage counts). */
+export function countTokens(text: string): number {
+  return text === "" ? 0 : countBpeTokens(text, PLAIN_TEXT);
+}
+
+/** The text cut to its first `budget` BPE tokens, and how many tokens that is. */
+export function cutToTokens(text: string, budget: number): { text: string; count: number; cut: boolean } {
+  const ids = encode(text, PLAIN_TEXT);
+  if (ids.length <= budget) return { text, count: ids.length, cut: false };
+  const keep = Math.max(0, budget);
+  let head = decode(ids.slice(0, keep));
+  // A cut inside a multi-byte character decodes to U+FFFD: keep only what is really a prefix.
+  while (head !== "" && !text.startsWith(head)) head = head.slice(0, -1);
+  return { text: head, count: keep, cut: true };
 }
