@@ -19,6 +19,8 @@ interface JudgeTemplate {
   fields: string[];
   /** false: the judge sends it as it is (a system prompt), so only its presence is checked. */
   formatted?: boolean;
+  /** The judge works without it (checked only when present). */
+  optional?: boolean;
 }
 
 /** Number of user turns of a task: MT-Bench style tasks have two (as `toTaskSpecs` sets `turns`). */
@@ -50,11 +52,14 @@ function templatesFor(shape: JudgePromptShape, task: LoadedTask): JudgeTemplate[
       return [
         { at: ["system_prompt"], fields: [], formatted: false },
         { at: ["criteria_prompt"], fields: ["prompt", "response", "keyPointText", "reference_text_block"] },
+        // Formatted with the row's label for criteria marked include_reference, into {reference_text_block}.
+        { at: ["reference_prompt"], fields: ["reference"], optional: true },
       ];
     case "mt-bench":
       return [
         { at: ["system_prompt"], fields: [], formatted: false },
         ...Array.from({ length: turnsOf(task) }, (_, i) => ({ at: ["criteria_prompt", `turn_${i + 1}`], fields: ["transcript", "response", "keyPointText"] })),
+        { at: ["reference_prompt"], fields: ["reference"], optional: true },
       ];
     case "healthbench":
       return [
@@ -125,6 +130,7 @@ function checkTemplate(
     const container = value;
     value = typeof key === "number" ? (Array.isArray(container) ? container[key] : undefined) : isPlainObject(container) ? container[key] : undefined;
     if (value === undefined) {
+      if (template.optional) return;
       const missing = template.at.slice(0, depth + 1);
       const parent = [...promptsPath, ...template.at.slice(0, depth)];
       fail(parent, `${who} needs judge_prompts.${missing.join(".")}, which is missing`, typeof key === "number" ? `at least ${key + 1} entries (one per turn)` : `a key ${key}`);

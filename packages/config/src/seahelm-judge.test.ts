@@ -243,6 +243,7 @@ describe("validate checks what each judge needs", () => {
     judge_prompts:
       system_prompt: "Be fair."
       criteria_prompt: "Response: {response} Criterion: {keyPointText} Row: {row_text}"
+      reference_prompt: "Reference: {label}"
 `,
         ),
         judgedTask("noprompts", "LindseaJudgeMetric", "  judge:\n    judge_model_name: some/judge\n    classifications:\n      CLASS_MET: 1\n"),
@@ -255,9 +256,10 @@ describe("validate checks what each judge needs", () => {
     expect(unknown).toMatchObject({ file: expect.stringMatching(/judged\/config\.yaml$/), line: 14 });
     expect(unknown?.message).toMatch(/seahelm-criteria judge \(CriteriaJudgeMetric\) cannot fill this prompt: .*missing key 'row_text'.*'prompt', 'response', 'keyPointText', 'reference_text_block'/);
     expect(byPath.get("crit.judge")?.message).toMatch(/needs classifications/);
+    expect(byPath.get("crit.judge.judge_prompts.reference_prompt")?.message).toMatch(/missing key 'label'.*'reference'/);
     expect(byPath.get("noprompts.judge")?.message).toMatch(/seahelm-criteria judge \(LindseaJudgeMetric\) needs judge_prompts/);
     expect(byPath.get("nojudge")?.message).toMatch(/AALCRJudgeMetric is scored by an LLM judge, but the task has no judge block/);
-    expect(report.diagnostics).toHaveLength(4);
+    expect(report.diagnostics).toHaveLength(5);
   });
 
   it("checks the judge's generation kwargs with the schema", async () => {
