@@ -18,4 +18,4 @@ export { resultLine, resultsCsv } from "./results-file.js";
 export { createLabelingServer, HttpError, type LabelingServer, type LabelingServerOptions } from "./server.js";
 export { datasetFromRuns, HIDDEN_RUN_KEYS, type LabelRecord, labelRecords, type RunAnswer, type RunAnswers } from "./run-bridge.js";
 export type { DoneRow } from "./store.js";
-export { RUBRIC_FEEDBACK_KEY, type RubricScale, rubricFeedback, rubricJudgement, rubricScale, withRubric } from "./rubric-feedback.js";
+export { RUBRIC_FEEDBACK_KEY, type RubricScale, rubricFeedback, rubricJudgement, rubricScale, taskFromRubric, withRubric } from "./rubric-feedback.js";

@@ -82,3 +82,21 @@ export function rubricJudgement(
   if (!scale || typeof label !== "string" || !Object.hasOwn(scale.scores, label)) return undefined;
   return { label, score: scale.scores[label]!, rubric: scale.id };
 }
+
+/**
+ * A single-answer task for a rubric (what `yardstick label import RUN --rubric FILE` writes): the
+ * task id, dataset and results file are named after the rubric id, and the task names the rubric
+ * file it is given (copied beside it in `tasks/`).
+ */
+export function taskFromRubric(rubric: Rubric & { id: string }, rubricFile: string): { id: string; task: TaskDef } {
+  const id = rubric.id.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^[.]+/, "_").slice(0, 100);
+  const task: TaskDef = {
+    taskInfo: { name: rubric.id, description: rubric.question, instructions: rubric.instructions?.trim() || rubric.question },
+    presentation: { type: "single", displayType: "standard" },
+    feedback: {},
+    dataset: { type: "jsonl", name: `${id}.jsonl` },
+    results: `${id}_results.jsonl`,
+    rubric: rubricFile,
+  };
+  return { id, task };
+}

@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LabelStore, loadDataFolder } from "@yardstick/labeling";
@@ -155,5 +155,39 @@ describe("yardstick agreement", () => {
     const help = captureIO();
     expect(await main(["help", "agreement"], help)).toBe(0);
     expect(help.out()).toContain("usage: yardstick agreement RUN [LABELS]");
+  });
+});
+
+describe("yardstick label import with a rubric", () => {
+  it("--rubric makes a single-answer task whose question is the rubric, with the rubric copied beside it", async () => {
+    const data = mkdtempSync(join(tmpdir(), "yardstick-rubric-import-"));
+    const io = captureIO();
+    expect(await main(["label", "import", RUN, "--rubric", join(LABELS, "tasks", "helpfulness.yaml"), "--data", data], io), io.err()).toBe(0);
+    expect(io.out()).toMatch(/wrote 8 line\(s\) to .*helpfulness\.jsonl; task .*tasks\/helpfulness\.json/);
+    const folder = loadDataFolder(data);
+    expect(folder.problems).toEqual([]);
+    const task = folder.tasks.get("helpfulness")!;
+    expect(task.def).toMatchObject({ presentation: { type: "single" }, rubric: "helpfulness.rubric.yaml", taskInfo: { description: "Does the response answer the user's question?" } });
+    expect(Object.keys(task.def.feedback)).toEqual(["rubric"]);
+    expect(task.dataset.items[0]!.samples[0]).toMatchObject({ metadata: { task: "helpfulness/en", sample: "s1" } });
+    // Never overwrites; two runs cannot share one rubric question.
+    const again = captureIO();
+    expect(await main(["label", "import", RUN, "--rubric", join(LABELS, "tasks", "helpfulness.yaml"), "--data", data], again)).toBe(1);
+    expect(again.err()).toContain("exists already");
+    const two = captureIO();
+    expect(await main(["label", "import", RUN, RUN, "--rubric", join(LABELS, "tasks", "helpfulness.yaml"), "--data", data], two)).toBe(2);
+    expect(two.err()).toContain("a rubric rates one answer at a time");
+  });
+
+  it("--task copies the rubric the task names into the data folder", async () => {
+    const root = mkdtempSync(join(tmpdir(), "yardstick-rubric-import-"));
+    cpSync(join(LABELS, "tasks"), join(root, "src"), { recursive: true });
+    const data = join(root, "data");
+    mkdirSync(data);
+    const io = captureIO();
+    expect(await main(["label", "import", RUN, "--task", join(root, "src", "help.json"), "--data", data], io), io.err()).toBe(0);
+    expect(readFileSync(join(data, "tasks", "helpfulness.yaml"), "utf8")).toBe(readFileSync(join(LABELS, "tasks", "helpfulness.yaml"), "utf8"));
+    expect(existsSync(join(data, "datasets", "help.jsonl"))).toBe(true);
+    expect(loadDataFolder(data).tasks.get("help")?.def.feedback.rubric).toMatchObject({ type: "select" });
   });
 });

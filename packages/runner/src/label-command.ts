@@ -1,5 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
 import {
@@ -12,7 +12,10 @@ import {
   loadDataFolder,
   loadTaskFile,
   type RunAnswers,
+  type TaskDef,
+  taskFromRubric,
 } from "@yardstick/labeling";
+import { loadRubric } from "@yardstick/config";
 import { readRun } from "@yardstick/report";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
@@ -22,6 +25,7 @@ import { untilStopped } from "./until-stopped.js";
 export const LABEL_USAGE = `usage: yardstick label serve --data DIR [--port N] [--host 127.0.0.1] [--labels-per-sample K] [--no-fsync]
        yardstick label add-labeler NAME [--data DIR]
        yardstick label import RUN [RUN2] --task TASK.json [--data DIR] [--run-task KEY] [--seed N]
+       yardstick label import RUN --rubric RUBRIC.yaml [--data DIR] [--run-task KEY]
        yardstick label to-run RUN... --task NAME [--data DIR]
 
 The labeling web app for human feedback (Quest Data Labeler task format). DIR holds tasks/*.json,
@@ -31,7 +35,10 @@ datasets/*.jsonl and results/*.jsonl; the labels live in DIR/labels.sqlite.
                 the admin token is YARDSTICK_LABEL_ADMIN_TOKEN or generated and printed once
   add-labeler   create a labeler and print their sign-in token (shown only this once)
   import        turn a run's answers (or two runs' answers side by side, in a random order that
-                is recorded) into the dataset TASK.json names, and copy TASK.json into DIR/tasks
+                is recorded) into the dataset TASK.json names, and copy TASK.json (and the
+                rubric it names) into DIR/tasks; with --rubric, make a single-answer task whose
+                question is the rubric's (DIR/tasks/<rubric id>.json, labels comparable with a
+                rubric judge's by "yardstick agreement")
   to-run        write the labels of an imported task into the runs as label-stage records
 
   --data DIR              the data folder (default: the current folder)
@@ -116,16 +123,18 @@ async function serve(argv: string[], io: CliIO, stop?: AbortSignal): Promise<num
 async function importRuns(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
     task: { type: "string" },
+    rubric: { type: "string" },
     data: { type: "string" },
     "run-task": { type: "string" },
     seed: { type: "string" },
   });
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError("label import: give one run folder, or two for a comparison");
-  if (!values.task) throw new UsageError("label import: --task TASK.json is required");
+  if (!values.task === !values.rubric) throw new UsageError("label import: give --task TASK.json, or --rubric RUBRIC.yaml to make a task from a rubric");
+  if (values.rubric && positionals.length === 2) throw new UsageError("label import: a rubric rates one answer at a time; import one run with --rubric");
   const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? "1");
   const dir = dataDir(io, values.data);
-  const taskFile = resolve(io.cwd, values.task);
-  const task = loadTaskFile(taskFile);
+  const source = values.rubric ? await taskOfRubric(dir, resolve(io.cwd, values.rubric)) : taskOfFile(dir, resolve(io.cwd, values.task!));
+  const { task, taskFile } = source;
   const expected = positionals.length === 2 ? "comparison" : "single";
   if (task.presentation.type !== expected) {
     throw new ConfigError(`${positionals.length} run(s) make a ${expected} dataset, but the task's presentation is "${task.presentation.type}"`, {
@@ -145,10 +154,60 @@ async function importRuns(argv: string[], io: CliIO): Promise<number> {
   const target = confinedPath(dir, "datasets", name);
   if (existsSync(target)) throw new ConfigError(`${target} exists already; give the task another dataset name or remove it`);
   writeFileSync(target, built.jsonl, { flag: "wx" });
-  const taskTarget = join(dir, "tasks", basename(taskFile));
-  if (resolve(taskTarget) !== taskFile) copyFileSync(taskFile, taskTarget);
-  io.stdout.write(`wrote ${built.lines} line(s) to ${target}${built.skipped > 0 ? ` (${built.skipped} sample(s) without an answer to compare left out)` : ""}\n`);
+  source.install();
+  if (task.rubric !== undefined) {
+    // The task names its rubric beside it: the rubric goes into DIR/tasks with it.
+    const rubricTarget = confinedPath(dir, "tasks", task.rubric);
+    if (rubricTarget !== realpathSync(source.rubricSource!)) {
+      mkdirSync(dirname(rubricTarget), { recursive: true });
+      copyFileSync(source.rubricSource!, rubricTarget);
+    }
+  }
+  io.stdout.write(`wrote ${built.lines} line(s) to ${target}${built.skipped > 0 ? ` (${built.skipped} sample(s) without an answer to compare left out)` : ""}; task ${source.taskTarget}\n`);
   return 0;
+}
+
+interface TaskSource {
+  task: TaskDef;
+  /** Where the task comes from (names it in errors). */
+  taskFile: string;
+  /** Where it goes: DIR/tasks/<id>.json. */
+  taskTarget: string;
+  /** The rubric file the task names, when it names one. */
+  rubricSource?: string;
+  /** Puts the task file into DIR/tasks (after the dataset is written). */
+  install(): void;
+}
+
+/** A task file given with --task; a rubric it names is read beside it. */
+function taskOfFile(dir: string, taskFile: string): TaskSource {
+  const task = loadTaskFile(taskFile);
+  const taskTarget = join(dir, "tasks", basename(taskFile));
+  return {
+    task,
+    taskFile,
+    taskTarget,
+    ...(task.rubric === undefined ? {} : { rubricSource: resolve(dirname(taskFile), task.rubric) }),
+    install: () => {
+      if (resolve(taskTarget) !== taskFile) copyFileSync(taskFile, taskTarget);
+    },
+  };
+}
+
+/** A single-answer task made from a rubric, to be written to DIR/tasks/<rubric id>.json beside a copy of the rubric. */
+async function taskOfRubric(dir: string, rubricFile: string): Promise<TaskSource> {
+  const rubric = await loadRubric(rubricFile);
+  const { id, task } = taskFromRubric(rubric, `${rubric.id.replace(/[^A-Za-z0-9_.-]+/g, "_")}.rubric.yaml`);
+  const taskTarget = join(dir, "tasks", `${id}.json`);
+  if (existsSync(taskTarget)) throw new ConfigError(`${taskTarget} exists already; remove it, or import with --task`);
+  const { feedback: _fromTheRubric, ...written } = task;
+  return {
+    task,
+    taskFile: rubricFile,
+    taskTarget,
+    rubricSource: rubricFile,
+    install: () => writeFileSync(taskTarget, `${JSON.stringify(written, null, 2)}\n`, { flag: "wx" }),
+  };
 }
 
 async function toRun(argv: string[], io: CliIO): Promise<number> {
