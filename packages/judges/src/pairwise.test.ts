@@ -97,7 +97,7 @@ describe("seahelm-pairwise judge", () => {
     const failed = metricInput(sample("q1"), [{ stage: "judge", call: "", judgement: { error: "the judge could not build its requests: no baseline" } }]);
     const result = await pairwiseJudgeMetric.compute([failed], {}, { task });
     expect(result.scores).toMatchObject({ judge_errors: 2, win_rate: 0 });
-    expect((result.details?.errors as { error: string }[])[0]!.error).toMatch(/no baseline/);
+    expect((result.details!.errors as { error: string }[])[0]!.error).toMatch(/no baseline/);
   });
 
   it("combines the two orders by SEA-HELM's rules, an error never becoming a tie", () => {
