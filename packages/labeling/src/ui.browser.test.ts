@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLabelingServer, type LabelingServer } from "./server.js";
-import { corpusDataDir } from "./test-helpers.js";
+import { corpusDataDir, FIXTURES } from "./test-helpers.js";
 
 // Debian's Chromium, installed by scripts/setup.mjs. Screenshots go to a git-ignored folder to be looked at.
 const CHROMIUM = "/usr/bin/chromium";
@@ -40,11 +40,30 @@ function addHostileTask(): void {
   );
 }
 
+/** A task whose question is a rubric.yaml (the one LLM judges read): its choices are the select options. */
+function addRubricTask(): void {
+  const meta = { total_samples: 1, sample_type: "text_completion", samples_per_line: 1 };
+  const sample = { type: "text_completion", id: "r1", prompt: "What is 2 + 2?", completion: "4." };
+  writeFileSync(join(dir, "datasets", "rubric.jsonl"), `${JSON.stringify(meta)}\n${JSON.stringify([sample])}\n`);
+  copyFileSync(join(FIXTURES, "rubric", "helpfulness.yaml"), join(dir, "tasks", "helpfulness.yaml"));
+  writeFileSync(
+    join(dir, "tasks", "rubric_task.json"),
+    JSON.stringify({
+      taskInfo: { name: "Rubric task", description: "d", instructions: "i" },
+      presentation: { type: "single", displayType: "standard" },
+      rubric: "helpfulness.yaml",
+      dataset: "rubric.jsonl",
+      results: "rubric_results.jsonl",
+    }),
+  );
+}
+
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run "node scripts/setup.mjs" (it installs Debian's chromium)`);
   mkdirSync(screenshots, { recursive: true });
   dir = corpusDataDir();
   addHostileTask();
+  addRubricTask();
   server = createLabelingServer({ dataDir: dir, adminToken: "browser-admin-token-1234" });
   base = await server.listen(0, "127.0.0.1");
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox"] });
@@ -179,6 +198,25 @@ describe("labeling UI in Chromium", () => {
     await page.keyboard.press("Enter");
     await savedLine(page, line);
     expect(results("dclm_slop_results.jsonl")[0]).toMatchObject({ labeler: "ola", line, feedback: { slop_comparison: 6 } });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a rubric's question and choices and answers it by keyboard", async () => {
+    const { page, problems } = await signedIn("rui");
+    const line = await openTask(page, "rubric_task");
+    await expect.poll(() => page.locator("legend", { hasText: "Does the response answer the user's question?" }).isVisible()).toBe(true);
+    expect(await page.getByText("Judge only whether the question is answered, not the style.").isVisible()).toBe(true);
+    for (const option of ["unhelpful: ignores or misreads the question [1]", "partial: answers part of it [2]", "helpful: answers it fully [3]"]) {
+      expect(await page.getByLabel(option).isVisible()).toBe(true);
+    }
+    await page.getByLabel("partial: answers part of it [2]").focus();
+    await page.keyboard.press("3");
+    expect(await page.getByLabel("helpful: answers it fully [3]").isChecked()).toBe(true);
+    await page.screenshot({ path: join(screenshots, "rubric.png"), fullPage: true });
+    await page.keyboard.press("Enter");
+    await savedLine(page, line);
+    expect(results("rubric_results.jsonl")[0]).toMatchObject({ labeler: "rui", line, feedback: { rubric: "helpful" } });
     expect(problems).toEqual([]);
     await page.close();
   });
