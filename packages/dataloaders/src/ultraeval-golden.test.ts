@@ -104,6 +104,14 @@ describe("ultraeval rows", () => {
     expect(samples.map((s) => [s.label, s.metadata?.targetScoresOrder])).toEqual([[["yes"], []]]);
   });
 
+  it("read a list question (wsc's noun and pronoun spans)", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ys-wsc-")), "wsc.jsonl");
+    writeFileSync(file, `${JSON.stringify({ passage: "Mark told Pete he was late.", question: ["Pete", "he"], target_scores: { Yes: 1, No: 0 }, answer: "" })}\n`);
+    const samples: Sample[] = [];
+    for await (const s of loadUltraEval({ path: file, transform: "datasets/wsc/transform_gen_v0.py" }, {}, { transforms })) samples.push(s);
+    expect(samples.map((s) => s.label)).toEqual(["A"]);
+  });
+
   it("refuse a transform the injected transforms do not port, naming the option", async () => {
     const loader = createUltraEvalDataloader({ transforms });
     const options = { path: path.join(SAMPLES, "synthetic_mmlu.jsonl"), transform: "datasets/ceval/transform_gen_v0.py" };

@@ -9,7 +9,8 @@ import { z } from "zod";
 
 export const ultraEvalRowSchema = z.looseObject({
   passage: z.union([z.string(), z.array(z.string())]).optional(),
-  question: z.string().optional(),
+  /** A list in wsc's and cluewsc's rows (the two spans: the noun, then the pronoun). */
+  question: z.union([z.string(), z.array(z.string())]).optional(),
   /** Absent in some datasets' rows (bbh-cot's `{cot, input, answer}`): no options then. */
   target_scores: z.record(z.string(), z.number()).optional(),
   answer: z.unknown().optional(),
