@@ -161,7 +161,7 @@ export function readTextChoice(text: string, labels: readonly string[]): { label
   const trimmed = text.trim();
   const bare = trimmed.replace(/^["'`*[(]+|["'`*\])]+$/g, "").trim();
   if (labels.includes(bare)) return { label: bare };
-  const lines = [...text.matchAll(/^[ \t*]*CHOICE[ \t*]*:[ \t]*(.*?)[ \t*.]*$/gim)].map((m) => m[1]!.replace(/^["'`[(]+|["'`\])]+$/g, "").trim());
+  const lines = [...text.matchAll(/^[ \t*]*CHOICE[ \t*]*:[ \t*]*(.*?)[ \t*.]*$/gim)].map((m) => m[1]!.replace(/^["'`[(]+|["'`\])]+$/g, "").trim());
   if (lines.length === 0) return { problem: `no "CHOICE: <label>" line: ${excerpt(text)}` };
   const distinct = [...new Set(lines)];
   if (distinct.length > 1) return { problem: `several choices (${distinct.join(", ")})` };
