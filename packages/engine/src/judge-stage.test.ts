@@ -345,6 +345,36 @@ describe("judge stage", () => {
   });
 });
 
+describe("judge stage failures", () => {
+  it("records a judge that cannot build its requests as an error of the sample (call \"\"), and goes on", async () => {
+    reset();
+    const dir = join(root, "no-baseline");
+    // Pairwise without a baseline run: the judge throws for every sample.
+    const r = await run(dir, task({ pairwise: true }));
+    expect(r.judging[0]).toMatchObject({ samples: SAMPLES, errors: SAMPLES, sent: 0 });
+    expect(r.tasks[0]).toMatchObject({ samples: SAMPLES, errors: SAMPLES });
+    expect(judgeRecords(dir).every((rec) => rec.call === "" && rec.status === "error")).toBe(true);
+    expect(seen[0]?.judgements?.[0]?.judgement.error).toBe("the judge could not build its requests: no baseline answer for s0");
+  });
+
+  it("stops the judge stage when its first calls all fail (a wrong judge URL), as generation does", async () => {
+    reset();
+    const dir = join(root, "judge-gone");
+    const t = task();
+    const gen = model("gen");
+    const store = new RunStore(dir);
+    await store.open(manifestOf(t));
+    await answerTasks({ tasks: [t], registry, model: gen, store });
+    const gone = createOpenAICompatible({ modelId: "judge", baseURLs: ["http://127.0.0.1:9/v1"], maxAttempts: 1 });
+    const judged = judgeTasks({ tasks: [t], registry, model: gone, store, failFastAfter: 2, concurrency: 1 });
+    await expect(judged).rejects.toThrow(/the first 2 requests all failed/);
+    await store.close();
+    await gen.close();
+    await gone.close();
+    expect(judgeRecords(dir).filter((rec) => rec.status === "error")).toHaveLength(2);
+  });
+});
+
 describe("resolveJudgements", () => {
   const kept = (call: string, seq: number, judgement: KeptJudgement["judgement"], stage = "judge"): KeptJudgement => ({ stage, call, seq, judgement });
   it("keeps the latest record per call, orders judge calls by request index then labels, and applies a later retry", () => {
