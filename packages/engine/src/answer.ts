@@ -12,6 +12,7 @@ import {
 } from "@yardstick/core";
 import type { Shard } from "@yardstick/run-format";
 import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
+import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { examplesFor, needsWholeExamplePool } from "./fewshot-examples.js";
 import { forEachConcurrent } from "./pool.js";
@@ -51,6 +52,11 @@ export interface AnswerSettings {
    * succeeded: a wrong URL, model name or key fails every request the same way. Default 10; 0 = never.
    */
   failFastAfter?: number;
+  /**
+   * Send the requests that miss the store and the cache through a batch API (turn by turn for
+   * multi-turn samples), recording pending batches so a rerun re-attaches to them (batch-answers.ts).
+   */
+  batchApi?: BatchSettings;
   log?: (message: string) => void;
 }
 
@@ -84,6 +90,10 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
   const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast };
+  if (settings.batchApi) {
+    const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "generate" as const, log: settings.log };
+    asker.batch = (await createBatchAnswers(batch)).ask;
+  }
 
   // Resume: the latest stored record of each (task, sample, turn) wins; errors are retried.
   const stored = new Map<string, Map<string, TurnState[]>>();
@@ -156,7 +166,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
 
     await forEachConcurrent(
       selectedSamples(),
-      settings.concurrency ?? 16,
+      // Batch mode keeps every sample's request in flight while a batch collects them.
+      settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : (settings.concurrency ?? 16),
       async ({ sample, index }) => {
         if (!storedSamples.has(sample.id)) store.appendSample(sampleRecord(task.key, index, sample));
         const prior = previous.get(sample.id) ?? [];

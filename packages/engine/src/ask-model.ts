@@ -1,4 +1,5 @@
 import { ApiCallError, type ModelCallContext, type ModelErrorRecord, type ModelProviderV1, type ModelRequest, type ModelResponse } from "@yardstick/core";
+import type { BatchAsk } from "./batch-answers.js";
 import type { RequestCache } from "./request-cache.js";
 import { type RecordPlace, answerLine, isoNow, slimResponse, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
@@ -15,6 +16,8 @@ export interface AskDeps {
   store: RunStore;
   cache?: RequestCache | undefined;
   failFast: FailFast;
+  /** Batch mode: requests the cache misses go to a batch API instead of `model.generate` (batch-answers.ts). */
+  batch?: BatchAsk | undefined;
 }
 
 /** Where an answer came from, counted per task for the terminal. */
@@ -56,6 +59,7 @@ export async function askModel(
     return { response: cached, cached: true };
   }
   counts.sent++;
+  if (deps.batch) return deps.batch(at, request, hashed, sentJson, judgementOf);
   try {
     // No signal: on a stop, requests in flight still finish and are stored.
     const response = await deps.model.generate(request, ctx);

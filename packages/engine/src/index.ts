@@ -1,5 +1,6 @@
 export * from "./aggregate.js";
 export * from "./answer.js";
+export { type BatchAnswers, type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 export * from "./canonical-json.js";
 export * from "./evaluate.js";
 export * from "./pool.js";
