@@ -5,6 +5,7 @@ import {
   type JudgeOutcome,
   type ProgressReporter,
   type RequestCache,
+  type RunEstimate,
   RunStore,
   type TaskOutcome,
   createRunManifest,
@@ -18,6 +19,7 @@ import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { RUN_FORMAT_VERSION, type RunManifest, type RunResults, type Shard } from "@yardstick/run-format";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
+import { type CostOptions, planCost } from "./cost.js";
 import { type JudgeOptions, type JudgeSetup, setupJudge } from "./judge-setup.js";
 import { createModel, preflight } from "./model-setup.js";
 import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
@@ -61,6 +63,8 @@ export interface EvaluateOptions {
   onStoreOpened?: (dir: string, resumed: boolean) => void;
   /** The judge model and baseline run of tasks with a judge (see `setupJudge`). */
   judge?: JudgeOptions;
+  /** Estimate the run's cost first (`--dry-run`: only that), and/or keep it under a budget (`--max-cost`). */
+  cost?: CostOptions;
 }
 
 export interface EvaluateReport {
@@ -74,6 +78,8 @@ export interface EvaluateReport {
   answering: AnswerOutcome[];
   /** How the judge stage went, per judged task (absent for a dry run). */
   judging?: JudgeOutcome[];
+  /** The cost estimate, when `cost` was given (a dry run returns only this). */
+  estimate?: RunEstimate;
 }
 
 /**
@@ -168,6 +174,30 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     const outDir = resolve(cwd, options.out ?? `runs/${slug(model.modelId)}-${fingerprint.slice(0, 12)}${shardSuffix}`);
 
     if (options.cache !== false) cache = openCache(options.cache ?? defaultCachePath(process.env));
+    let runModel = model;
+    let judgeModel = judge?.model;
+    let estimate: RunEstimate | undefined;
+    if (options.cost) {
+      const planned = await planCost(options.cost, {
+        tasks,
+        registry,
+        model,
+        modelIdentity: identity,
+        storeDir: outDir,
+        manifest,
+        ...(cache ? { cache } : {}),
+        concurrency,
+        ...(options.limit !== undefined ? { limit: options.limit } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
+        baseDir,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(judge ? { judge: { model: judge.model, modelIdentity: judge.identity, ...(judge.baselineStore ? { baselineStore: judge.baselineStore } : {}) } } : {}),
+      });
+      estimate = planned.estimate;
+      if (options.cost.dryRun) return { outDir, fingerprint, resumed: false, aborted: false, results: undefined, tasks: [], answering: estimate.answering, estimate };
+      runModel = planned.model;
+      judgeModel = planned.judgeModel;
+    }
     store = new RunStore(outDir);
     const { resumed, previousFormatVersion } = await openStore(store, manifest);
     options.onStoreOpened?.(outDir, resumed);
@@ -177,7 +207,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     const result = await runEvaluation({
       tasks,
       registry,
-      model,
+      model: runModel,
       modelIdentity: identity,
       store,
       ...(cache ? { cache } : {}),
@@ -193,11 +223,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       competencyRollups: { "linguistic-diagnostics": lindseaRollup },
       ...(options.log ? { log: options.log } : {}),
       ...(judge
-        ? { judge: { model: judge.model, modelIdentity: judge.identity, ...(judge.baselineStore ? { baselineStore: judge.baselineStore } : {}) } }
+        ? { judge: { model: judgeModel ?? judge.model, modelIdentity: judge.identity, ...(judge.baselineStore ? { baselineStore: judge.baselineStore } : {}) } }
         : {}),
     });
     const results = result.aborted ? undefined : await readResults(store);
-    return { outDir, fingerprint, resumed, aborted: result.aborted, results, tasks: result.tasks, answering: result.answering, judging: result.judging };
+    return { outDir, fingerprint, resumed, aborted: result.aborted, results, tasks: result.tasks, answering: result.answering, judging: result.judging, ...(estimate ? { estimate } : {}) };
   } finally {
     await store?.close();
     cache?.close();

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { join, resolve } from "node:path";
 import { ConfigError, type GenerationParams, type Registry } from "@yardstick/core";
-import { createProgressReporter, parseShard } from "@yardstick/engine";
+import { type RunEstimate, createProgressReporter, formatUsd, parseShard } from "@yardstick/engine";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
@@ -11,9 +11,10 @@ import { formatResultsTable } from "./table.js";
 import { writeRunReport } from "./report-command.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
+import { formatEstimate, loadPrices } from "./cost.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--quiet]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
@@ -47,6 +48,9 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     "judge-base-url": { type: "string", multiple: true },
     "judge-api-key-env": { type: "string" },
     baseline: { type: "string" },
+    "dry-run": { type: "boolean" },
+    "max-cost": { type: "string" },
+    prices: { type: "string" },
   });
   const configPaths = requireConfigPaths(positionals, "run");
   const modelSpec = checkFlag("model", z.string({ message: "required, e.g. --model openai-compatible:Qwen/Qwen3-8B" }).min(1), values.model);
@@ -58,6 +62,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const maxAttempts = values["max-attempts"] === undefined ? undefined : checkFlag("max-attempts", intFlag(1, 100), values["max-attempts"]);
   const timeoutMs = values["timeout-ms"] === undefined ? undefined : checkFlag("timeout-ms", intFlag(1), values["timeout-ms"]);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const dryRun = values["dry-run"] === true;
+  const maxCostUsd = values["max-cost"] === undefined ? undefined : checkFlag("max-cost", z.coerce.number({ message: "expected an amount in USD, e.g. --max-cost 5" }).positive(), values["max-cost"]);
   const baseURLs = (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u));
   let apiKey: string | undefined;
   if (values["api-key-env"] !== undefined) {
@@ -143,11 +149,31 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
         ...(judgeApiKey ? { judgeApiKey } : {}),
         ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
       },
+      ...(dryRun || maxCostUsd !== undefined || values.prices !== undefined
+        ? {
+            cost: {
+              prices: await loadPrices(values.prices === undefined ? undefined : resolve(io.cwd, values.prices)),
+              dryRun,
+              ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+              onEstimate: (e: RunEstimate) => {
+                if (!dryRun && !values.quiet) log(`estimated cost of what this run sends: ${e.costUsd === undefined ? "unknown (no price)" : formatUsd(e.costUsd)}`);
+              },
+              onBudgetExceeded: (message: string) => {
+                log(message);
+                controller.abort();
+              },
+            },
+          }
+        : {}),
       onStoreOpened: (dir, resumed) => {
         if (!values.quiet) log(`${resumed ? "resuming" : "writing"} run store ${dir}`);
       },
     });
     const { outDir } = report;
+    if (dryRun) {
+      io.stdout.write(`${formatEstimate(report.estimate!)}\n`);
+      return 0;
+    }
     if (report.aborted) {
       log(`stopped; run the same command again to continue (${outDir})`);
       return 130;
