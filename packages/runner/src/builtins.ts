@@ -11,6 +11,7 @@ import {
 } from "@yardstick/config";
 import { type ConfigDialectV1, ConfigError, type PluginModule, type Registry, type RegistryInit, createRegistry } from "@yardstick/core";
 import { builtinDataloaders, createHuggingFaceDataloader, createUltraEvalDataloader } from "@yardstick/dataloaders";
+import { builtinJudgeMetrics, builtinJudges } from "@yardstick/judges";
 import { builtinMetrics } from "@yardstick/metrics";
 import { builtinModelFactories } from "@yardstick/models";
 import { builtinPostprocessors, ULTRAEVAL_TEXT_POSTS } from "@yardstick/postprocessors";
@@ -51,7 +52,8 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
     },
     promptBuilders: { ...builtinPromptBuilders, ultraeval: createUltraEvalPromptBuilder({ transforms: ultraevalTransforms }) },
     postprocessors: { ...builtinPostprocessors },
-    metrics: { ...builtinMetrics, ...spatialMetrics },
+    metrics: { ...builtinMetrics, ...spatialMetrics, ...builtinJudgeMetrics },
+    judges: { ...builtinJudges },
     dialects: { ...builtinDialects },
   });
 }
