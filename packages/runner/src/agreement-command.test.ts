@@ -76,7 +76,7 @@ describe("yardstick agreement", () => {
     const fromFolder = await agreementJson([RUN, LABELS]);
     expect(fromFolder.excluded).toEqual({ judgeErrors: 2, judgeUnrated: 0, comparisonLabels: 0, unratedLabels: 0 });
     expect(fromFolder.groups).toHaveLength(1);
-    expect(fromFolder.groups[0]).toMatchObject({ call: "", judgedOnly: 0, labelledOnly: 2 });
+    expect(fromFolder.groups[0]).toMatchObject({ call: "", judgedOnly: 0, labelledOnly: 2, otherRubric: 0 });
     expectHandComputed(fromFolder.groups[0].report);
     const fromFile = await agreementJson([RUN, join(LABELS, "results", "help_results.jsonl")]);
     expectHandComputed(fromFile.groups[0].report);
@@ -124,8 +124,12 @@ describe("yardstick agreement", () => {
       const record = { task: "helpfulness/en", sample, turn: 1, stage: "judge", call: "criterion-2", status: "ok", key: `c2-${sample}`, promptHash: "x", cached: false, judgement: { label, score: score[label] }, time: "2026-01-01T00:00:00.000Z" };
       appendFileSync(join(run, "responses.jsonl"), `${JSON.stringify(record)}\n`);
     }
+    // A call judging another rubric (the way the rubric judge names it, in data.rubric) pairs with no label.
+    const tone = { task: "helpfulness/en", sample: "s1", turn: 1, stage: "judge", call: "tone", status: "ok", key: "tone-s1", promptHash: "x", cached: false, judgement: { label: "polite", score: 1, data: { rubric: "tone" } }, time: "2026-01-01T00:00:00.000Z" };
+    appendFileSync(join(run, "responses.jsonl"), `${JSON.stringify(tone)}\n`);
     const both = await agreementJson([run, LABELS]);
-    expect(both.groups.map((g: any) => g.call)).toEqual(["", "criterion-2"]);
+    expect(both.groups.map((g: any) => g.call)).toEqual(["", "criterion-2", "tone"]);
+    expect(both.groups[2]).toEqual({ call: "tone", judgedOnly: 1, labelledOnly: 10, otherRubric: 2 });
     expectHandComputed(both.groups[0].report);
     // criterion-2 vs ann on s1..s4 and bo on s1, s2: disagrees only with bo on s2.
     expect(both.groups[1].report).toMatchObject({ items: 4, pairs: 6, percentAgreement: 5 / 6 });
@@ -134,6 +138,7 @@ describe("yardstick agreement", () => {
     expect(one.groups.map((g: any) => g.call)).toEqual(["criterion-2"]);
     const text = await agreement([run, LABELS]);
     expect(text.out).toContain('judge call "criterion-2"');
+    expect(text.out).toContain("labelled only 10 (2 of them answer another rubric than the judge's)");
   });
 
   it("explains bad input without a stack trace", async () => {
@@ -167,7 +172,7 @@ describe("yardstick label import with a rubric", () => {
     const folder = loadDataFolder(data);
     expect(folder.problems).toEqual([]);
     const task = folder.tasks.get("helpfulness")!;
-    expect(task.def).toMatchObject({ presentation: { type: "single" }, rubric: "helpfulness.rubric.yaml", taskInfo: { description: "Does the response answer the user's question?" } });
+    expect(task.def).toMatchObject({ presentation: { type: "single" }, rubric: "helpfulness.yaml", taskInfo: { description: "Does the response answer the user's question?" } });
     expect(Object.keys(task.def.feedback)).toEqual(["rubric"]);
     expect(task.dataset.items[0]!.samples[0]).toMatchObject({ metadata: { task: "helpfulness/en", sample: "s1" } });
     // Never overwrites; two runs cannot share one rubric question.

@@ -37,13 +37,18 @@ export interface AgreementGroup {
   /** Judge ratings of samples no label covers; labels of samples this call did not rate. */
   judgedOnly: number;
   labelledOnly: number;
+  /** Labels of judged samples left out because they answer another rubric than the judge's (counted in labelledOnly too). */
+  otherRubric: number;
   report?: Omit<AgreementReport, "disagreements"> & { disagreements: (Omit<AgreementPair, "id"> & { task: string; sample: string })[] };
 }
 
 const key = (task: string, sample: string) => `${task}\u0000${sample}`;
 
 /** Pairs one judge call's ratings with the labels of the same samples (and the same rubric, when both name one). */
-function groupItems(judge: readonly JudgeRating[], humans: readonly HumanRating[]): { items: AgreementItem[]; judgedOnly: number; labelledOnly: number } {
+function groupItems(
+  judge: readonly JudgeRating[],
+  humans: readonly HumanRating[],
+): { items: AgreementItem[]; judgedOnly: number; labelledOnly: number; otherRubric: number } {
   const bySample = new Map<string, HumanRating[]>();
   for (const h of humans) {
     const list = bySample.get(key(h.task, h.sample)) ?? [];
@@ -53,8 +58,11 @@ function groupItems(judge: readonly JudgeRating[], humans: readonly HumanRating[
   const items: AgreementItem[] = [];
   const used = new Set<HumanRating>();
   let judgedOnly = 0;
+  let otherRubric = 0;
   for (const j of judge) {
-    const labels = (bySample.get(key(j.task, j.sample)) ?? []).filter((h) => j.rubric === undefined || h.rubric === undefined || h.rubric === j.rubric);
+    const all = bySample.get(key(j.task, j.sample)) ?? [];
+    const labels = all.filter((h) => j.rubric === undefined || h.rubric === undefined || h.rubric === j.rubric);
+    otherRubric += all.length - labels.length;
     if (labels.length === 0) {
       judgedOnly++;
       continue;
@@ -62,7 +70,7 @@ function groupItems(judge: readonly JudgeRating[], humans: readonly HumanRating[
     for (const h of labels) used.add(h);
     items.push({ id: `${j.task}\u0000${j.sample}`, judge: j.rating, humans: labels.map((h) => ({ rater: h.rater, rating: h.rating })) });
   }
-  return { items, judgedOnly, labelledOnly: humans.length - used.size };
+  return { items, judgedOnly, labelledOnly: humans.length - used.size, otherRubric };
 }
 
 export function agreementGroups(judge: JudgeSide, humans: HumanSide, options: { call?: string; top: number }): AgreementGroup[] {
@@ -72,11 +80,11 @@ export function agreementGroups(judge: JudgeSide, humans: HumanSide, options: { 
     throw new ConfigError(`no judge rating has call id "${options.call}"; the call ids are ${calls.map((c) => JSON.stringify(c)).join(", ") || "none"}`);
   }
   return wanted.map((call) => {
-    const { items, judgedOnly, labelledOnly } = groupItems(
+    const { items, judgedOnly, labelledOnly, otherRubric } = groupItems(
       judge.ratings.filter((r) => r.call === call),
       humans.ratings,
     );
-    const group: AgreementGroup = { call, judgedOnly, labelledOnly };
+    const group: AgreementGroup = { call, judgedOnly, labelledOnly, otherRubric };
     if (items.length > 0) {
       const report = agreementReport(items, { top: options.top });
       // Item ids are "task NUL sample"; the report names both instead.
@@ -163,7 +171,9 @@ export function formatAgreement(
   for (const g of groups) {
     out.push("", groups.length > 1 || g.call !== "" ? `judge call "${g.call}"` : "judge ratings");
     const r = g.report;
-    out.push(`shared items ${r?.items ?? 0}, pairs ${r?.pairs ?? 0}, labelers ${r?.raters ?? 0}; judged only ${g.judgedOnly}; labelled only ${g.labelledOnly}`);
+    out.push(
+      `shared items ${r?.items ?? 0}, pairs ${r?.pairs ?? 0}, labelers ${r?.raters ?? 0}; judged only ${g.judgedOnly}; labelled only ${g.labelledOnly}${g.otherRubric > 0 ? ` (${g.otherRubric} of them answer another rubric than the judge's)` : ""}`,
+    );
     if (!r) continue;
     out.push(
       "",

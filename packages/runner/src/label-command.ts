@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
@@ -153,18 +153,30 @@ async function importRuns(argv: string[], io: CliIO): Promise<number> {
   const name = task.dataset.name.endsWith(".jsonl") ? task.dataset.name : `${task.dataset.name}.jsonl`;
   const target = confinedPath(dir, "datasets", name);
   if (existsSync(target)) throw new ConfigError(`${target} exists already; give the task another dataset name or remove it`);
+  const copyRubric = rubricCopy(dir, task, source.rubricSource);
   writeFileSync(target, built.jsonl, { flag: "wx" });
   source.install();
-  if (task.rubric !== undefined) {
-    // The task names its rubric beside it: the rubric goes into DIR/tasks with it.
-    const rubricTarget = confinedPath(dir, "tasks", task.rubric);
-    if (rubricTarget !== realpathSync(source.rubricSource!)) {
-      mkdirSync(dirname(rubricTarget), { recursive: true });
-      copyFileSync(source.rubricSource!, rubricTarget);
-    }
-  }
+  copyRubric();
   io.stdout.write(`wrote ${built.lines} line(s) to ${target}${built.skipped > 0 ? ` (${built.skipped} sample(s) without an answer to compare left out)` : ""}; task ${source.taskTarget}\n`);
   return 0;
+}
+
+/**
+ * The task names its rubric beside it, so the rubric goes into DIR/tasks with it. Checked before
+ * anything is written (a different rubric of the same name is refused); returns the copy step.
+ */
+function rubricCopy(dir: string, task: TaskDef, source: string | undefined): () => void {
+  if (task.rubric === undefined || source === undefined) return () => {};
+  const rubricTarget = confinedPath(dir, "tasks", task.rubric);
+  if (rubricTarget === realpathSync(source)) return () => {};
+  const text = readFileSync(source, "utf8");
+  if (existsSync(rubricTarget) && readFileSync(rubricTarget, "utf8") !== text) {
+    throw new ConfigError(`${rubricTarget} exists already with other content; rename one of the rubrics`);
+  }
+  return () => {
+    mkdirSync(dirname(rubricTarget), { recursive: true });
+    writeFileSync(rubricTarget, text);
+  };
 }
 
 interface TaskSource {
@@ -197,7 +209,8 @@ function taskOfFile(dir: string, taskFile: string): TaskSource {
 /** A single-answer task made from a rubric, to be written to DIR/tasks/<rubric id>.json beside a copy of the rubric. */
 async function taskOfRubric(dir: string, rubricFile: string): Promise<TaskSource> {
   const rubric = await loadRubric(rubricFile);
-  const { id, task } = taskFromRubric(rubric, `${rubric.id.replace(/[^A-Za-z0-9_.-]+/g, "_")}.rubric.yaml`);
+  // Same file name, so a rubric without an `id` keeps the id (its file name) the judge gives it.
+  const { id, task } = taskFromRubric(rubric, basename(rubricFile));
   const taskTarget = join(dir, "tasks", `${id}.json`);
   if (existsSync(taskTarget)) throw new ConfigError(`${taskTarget} exists already; remove it, or import with --task`);
   const { feedback: _fromTheRubric, ...written } = task;
