@@ -112,6 +112,15 @@ describe("ultraeval rows", () => {
     expect(samples.map((s) => s.label)).toEqual(["A"]);
   });
 
+  it("read a passage that holds lists (strategyqa's facts and decomposition)", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ys-strategyqa-")), "strategyqa.jsonl");
+    const row = { passage: ["Owl", "A bird.", ["Owls hunt at night."], ["Do owls hunt?"]], question: "Are owls nocturnal?", target_scores: { Yes: 1, No: 0 }, answer: "" };
+    writeFileSync(file, `${JSON.stringify(row)}\n`);
+    const samples: Sample[] = [];
+    for await (const s of loadUltraEval({ path: file, transform: "datasets/strategyqa/transform_gen_v0.py" }, {}, { transforms })) samples.push(s);
+    expect(samples.map((s) => s.label)).toEqual(["A"]);
+  });
+
   it("refuse a transform the injected transforms do not port, naming the option", async () => {
     const loader = createUltraEvalDataloader({ transforms });
     const options = { path: path.join(SAMPLES, "synthetic_mmlu.jsonl"), transform: "datasets/ceval/transform_gen_v0.py" };

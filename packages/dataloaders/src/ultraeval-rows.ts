@@ -8,7 +8,8 @@ import { DataLoadError } from "@yardstick/core";
 import { z } from "zod";
 
 export const ultraEvalRowSchema = z.looseObject({
-  passage: z.union([z.string(), z.array(z.string())]).optional(),
+  /** A list holds lists in strategyqa's rows (its facts and decomposition). */
+  passage: z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))]).optional(),
   /** A list in wsc's and cluewsc's rows (the two spans: the noun, then the pronoun). */
   question: z.union([z.string(), z.array(z.string())]).optional(),
   /** Absent in some datasets' rows (bbh-cot's `{cot, input, answer}`): no options then. */

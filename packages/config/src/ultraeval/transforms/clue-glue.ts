@@ -3,7 +3,7 @@
  * (cb, ax-g, rte, wic, wsc) transforms: sentence pairs or a passage, fixed answer letters.
  */
 import { DataLoadError } from "@yardstick/core";
-import { correctIndex, correctOption, field, letter, passagePair, text, type UltraEvalRecord, type UltraEvalTransform } from "./types.js";
+import { correctIndex, correctOption, letter, passagePair, questionPair, text, type UltraEvalRecord, type UltraEvalTransform } from "./types.js";
 
 /** Gold letter from a fixed answer list of `n` letters (upstream's `answers[index]` fails past it). */
 function fixedLetter(r: UltraEvalRecord, n: number): { output: string; processedOutput: string } {
@@ -17,13 +17,8 @@ const strippedGold = (r: UltraEvalRecord) => {
   return { output: gold, processedOutput: gold };
 };
 
-/** `data["question"][0]` and `[1]`: wsc and cluewsc rows give the noun span, then the pronoun span. */
-function questionSpans(r: UltraEvalRecord): [string, string] {
-  const q = field(r, "question");
-  const [noun, pronoun] = Array.isArray(q) ? q : [];
-  if (typeof noun !== "string" || typeof pronoun !== "string") throw new DataLoadError('the record\'s "question" must be a list of two texts (the noun, then the pronoun)');
-  return [noun, pronoun];
-}
+/** wsc and cluewsc rows give the noun span, then the pronoun span. */
+const questionSpans = questionPair;
 
 // ---------------------------------------------------------------- CLUE
 

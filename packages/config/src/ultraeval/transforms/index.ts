@@ -47,6 +47,16 @@ import {
   winograndeGen,
   wmt20EnZhGen,
 } from "./classic.js";
+import {
+  chineseExamGen,
+  chineseExamPpl,
+  englishExamGen,
+  englishExamPpl,
+  multircGen,
+  multircPpl,
+  strategyqaGen,
+  strategyqaPpl,
+} from "./exam.js";
 import { gaokaobenchGen } from "./gaokaobench.js";
 import { boolqGen, boolqPpl, mbppGen, truthfulqaPpl, tydiqaGen, winograndePpl, wmt20ZhEnGen } from "./more.js";
 import { raceGen, racePpl } from "./race.js";
@@ -219,6 +229,16 @@ export const ULTRAEVAL_PORTED_TRANSFORMS = [
   "datasets/wic/transform_ppl_v0.py",
   "datasets/wsc/transform_gen_v0.py",
   "datasets/wsc/transform_ppl_v0.py",
+  "datasets/medqa-usmle/transform_gen_v0.py",
+  "datasets/medqa-usmle/transform_ppl_v0.py",
+  "datasets/medmcqa/transform_ppl_v0.py",
+  "datasets/medqa-mcmle/transform_ppl_v0.py",
+  "datasets/jecqa/transform_gen_v0.py",
+  "datasets/jecqa/transform_ppl_v0.py",
+  "datasets/strategyqa/transform_gen_v0.py",
+  "datasets/strategyqa/transform_ppl_v0.py",
+  "datasets/multirc/transform_gen_v0.py",
+  "datasets/multirc/transform_ppl_v0.py",
 ] as const;
 
 export type UltraEvalPortedTransform = (typeof ULTRAEVAL_PORTED_TRANSFORMS)[number];
@@ -296,6 +316,16 @@ export function createUltraEvalTransforms(settings: UltraEvalTransformSettings):
     "datasets/wic/transform_ppl_v0.py": wicPpl,
     "datasets/wsc/transform_gen_v0.py": wscGen,
     "datasets/wsc/transform_ppl_v0.py": wscPpl,
+    "datasets/medqa-usmle/transform_gen_v0.py": englishExamGen,
+    "datasets/medqa-usmle/transform_ppl_v0.py": englishExamPpl,
+    "datasets/medmcqa/transform_ppl_v0.py": englishExamPpl,
+    "datasets/medqa-mcmle/transform_ppl_v0.py": chineseExamPpl,
+    "datasets/jecqa/transform_gen_v0.py": chineseExamGen,
+    "datasets/jecqa/transform_ppl_v0.py": chineseExamPpl,
+    "datasets/strategyqa/transform_gen_v0.py": strategyqaGen,
+    "datasets/strategyqa/transform_ppl_v0.py": strategyqaPpl,
+    "datasets/multirc/transform_gen_v0.py": multircGen,
+    "datasets/multirc/transform_ppl_v0.py": multircPpl,
   };
   return {
     ...(settings.bridge ? { bridge: settings.bridge } : {}),

@@ -86,3 +86,11 @@ export function passagePair(record: UltraEvalRecord): [string, string] {
   if (typeof first !== "string" || typeof second !== "string") throw new DataLoadError('the record\'s "passage" must be a list of two texts');
   return [first, second];
 }
+
+/** `data["question"][0]` and `[1]`: rows whose question is a list of two texts (wsc's spans, multirc's question and claim). */
+export function questionPair(record: UltraEvalRecord): [string, string] {
+  const q = field(record, "question");
+  const [first, second] = Array.isArray(q) ? q : [];
+  if (typeof first !== "string" || typeof second !== "string") throw new DataLoadError('the record\'s "question" must be a list of two texts');
+  return [first, second];
+}
