@@ -1,11 +1,12 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BatchClient, createRegistry, type DataloaderV1, type ModelProviderV1, type PromptBuilderV1, type Sample, type TaskSpec } from "@yardstick/core";
+import { type BatchClient, createRegistry, type DataloaderV1, type JudgeV2, type ModelProviderV1, type PromptBuilderV1, type Sample, type TaskSpec } from "@yardstick/core";
 import { createAnthropic, createAnthropicBatchClient, createOpenAIBatchClient, createOpenAICompatible } from "@yardstick/models";
 import { type DevServer, type DevServerOptions, startDevServer } from "@yardstick/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerTasks } from "./answer.js";
+import { judgeTasks } from "./judge-stage.js";
 import type { BatchSettings } from "./batch-answers.js";
 import { createRunManifest } from "./manifest.js";
 import { RunStore } from "./run-store.js";
@@ -33,7 +34,16 @@ const builder: PromptBuilderV1 = {
           { role: "user", content: `and then? (${previousResponses[0]?.length})` },
         ],
 };
-const registry = createRegistry({ dataloaders: { rows: loader }, promptBuilders: { ask: builder } });
+// A judge that asks the model to grade each answer, and takes its reply's length as the score.
+const lengthJudge: JudgeV2 = {
+  specVersion: "v2",
+  id: "length",
+  buildRequests: (_sample, answers) => [
+    { id: "grade", request: { kind: "chat", messages: [{ role: "user", content: `GRADE ${answers.find((a) => a.run === undefined)?.text}` }], params: { maxTokens: 8 } } },
+  ],
+  parse: (response) => ({ label: response.text, score: response.text.length }),
+};
+const registry = createRegistry({ dataloaders: { rows: loader }, promptBuilders: { ask: builder }, judges: { length: lengthJudge } });
 
 const task = (turns = 1): TaskSpec => ({
   key: "batched/en",
@@ -208,5 +218,36 @@ describe("generate stage in batch mode", () => {
     const r = await run(openai(s, { maxRequests: 2 }), task());
     expect(s.stats().batches).toEqual({ created: 3, requests: SAMPLES });
     expect([...answers(r.dir).values()].every((x) => x.status === "ok")).toBe(true);
+  });
+
+  it("the judge stage sends its calls through the judge model's batch API, with the online judgements", async () => {
+    const s = await server();
+    const parts = openai(s);
+    const judged: TaskSpec = { ...task(), judge: { id: "length", options: {}, generation: {}, model: "judge" } };
+    async function judgeRun(batch: boolean): Promise<Rec[]> {
+      const { dir } = await run(parts, judged, { batch: false });
+      const store = new RunStore(dir);
+      await store.open(createRunManifest({ tasks: [judged], model: { provider: "p", modelId: "m", identity: "m" }, options: {} }));
+      try {
+        const r = await judgeTasks({
+          tasks: [judged],
+          registry,
+          model: parts.model,
+          store,
+          ...(batch ? { batchApi: { client: parts.client, pollSeconds: 0.02, collectMs: 20 } } : {}),
+        });
+        expect(r.tasks[0]).toMatchObject({ samples: SAMPLES, errors: 0 });
+      } finally {
+        await store.close();
+      }
+      return records(dir).filter((r) => r.stage === "judge");
+    }
+    const online = await judgeRun(false);
+    const batched = await judgeRun(true);
+    expect(s.stats().batches).toEqual({ created: 1, requests: SAMPLES });
+    expect(batched.filter((r) => r.status === "pending")).toHaveLength(SAMPLES);
+    const judgements = (recs: Rec[]) => recs.filter((r) => r.status === "ok").map((r) => [r.sample, r.call, r.judgement]);
+    expect(judgements(batched)).toEqual(judgements(online));
+    expect(judgements(online)).toHaveLength(SAMPLES);
   });
 });

@@ -1,5 +1,6 @@
 import { ConfigError, type ModelProviderV1, type TaskSpec } from "@yardstick/core";
 import { type AnswerOutcome, type AnswerSettings, answerTasks } from "./answer.js";
+import type { BatchSettings } from "./batch-answers.js";
 import { type JudgeOutcome, judgeTasks } from "./judge-stage.js";
 import type { RunStore } from "./run-store.js";
 import type { CompetencyRollup, ResultsTree, TaskResult } from "./aggregate.js";
@@ -21,6 +22,8 @@ export interface EvaluationSettings extends AnswerSettings {
     modelIdentity?: string;
     /** A baseline run whose answers reach pairwise judges (`run: "baseline"`). */
     baselineStore?: RunStore;
+    /** Send the judge calls through the judge model's batch API. */
+    batchApi?: BatchSettings;
   };
 }
 
@@ -71,6 +74,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       ...(settings.judge.modelIdentity !== undefined ? { modelIdentity: settings.judge.modelIdentity } : {}),
       store: settings.store,
       ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
+      ...(settings.judge.batchApi ? { batchApi: settings.judge.batchApi } : {}),
       ...(settings.cache ? { cache: settings.cache } : {}),
       ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
       ...(settings.progress ? { progress: settings.progress } : {}),

@@ -13,6 +13,7 @@ import {
   YardstickError,
 } from "@yardstick/core";
 import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
+import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { warnUnreadable } from "./answer.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
@@ -43,6 +44,8 @@ export interface JudgeSettings {
   signal?: AbortSignal;
   /** As in `answerTasks`: stop when the first N judge calls all failed for good (default 10; 0 = never). */
   failFastAfter?: number;
+  /** Send the judge calls through the judge model's batch API (batch-answers.ts), as `answerTasks` does. */
+  batchApi?: BatchSettings;
   log?: (message: string) => void;
 }
 
@@ -81,6 +84,10 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
   const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
   const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast };
+  if (settings.batchApi) {
+    const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "judge" as const, log: settings.log };
+    asker.batch = (await createBatchAnswers(batch)).ask;
+  }
 
   const keys = new Set(judged.map((t) => t.key));
   const stored = await readStoredStages(store, keys, true);
@@ -122,7 +129,8 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
     }
     await forEachConcurrent(
       all(),
-      settings.concurrency ?? 16,
+      // Batch mode keeps every sample's calls in flight while a batch collects them.
+      settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : (settings.concurrency ?? 16),
       async (sample) => {
         const allStored = await judgeSample(sample);
         progress.advance(1, allStored);
