@@ -12,7 +12,7 @@ import {
   type TaskSpec,
   YardstickError,
 } from "@yardstick/core";
-import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
+import { type AskCounts, type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
 import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { warnUnreadable } from "./answer.js";
 import { forEachConcurrent } from "./pool.js";
@@ -49,8 +49,8 @@ export interface JudgeSettings {
   log?: (message: string) => void;
 }
 
-/** How a task's judging went: counts for the terminal, not part of the scores. */
-export interface JudgeOutcome {
+/** How a task's judging went: counts for the terminal, not part of the scores (`fromCache`, `sent`: judge calls). */
+export interface JudgeOutcome extends AskCounts {
   key: string;
   /** Samples judged (those with a complete, successful answer). */
   samples: number;
@@ -58,8 +58,6 @@ export interface JudgeOutcome {
   errors: number;
   /** Judge calls taken from the run store (resume). */
   fromStore: number;
-  fromCache: number;
-  sent: number;
 }
 
 export interface JudgeResult {
