@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LabelStore, loadDataFolder } from "@yardstick/labeling";
@@ -139,6 +139,26 @@ describe("yardstick agreement", () => {
     const text = await agreement([run, LABELS]);
     expect(text.out).toContain('judge call "criterion-2"');
     expect(text.out).toContain("labelled only 10 (2 of them answer another rubric than the judge's)");
+  });
+
+  it("matches a plain Quest results file by sample id within the run's task, reading the answer --field names", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "yardstick-agreement-"));
+    const file = join(tmp, "quest_results.jsonl");
+    // Quest's own shape: no labeler, no metadata; a numeric scale and a comment.
+    const line = (id: string, quality: number) =>
+      `${JSON.stringify({ sample: { type: "text_completion", id, prompt: "p", completion: "c" }, feedback: { quality, note: "ok" }, timestamp: "t" })}\n`;
+    writeFileSync(file, line("s1", 1) + line("s3", 0.5) + line("s4", 1) + line("zz", 1));
+    const unread = await agreement([RUN, file, "--json"]);
+    expect(unread.code).toBe(1);
+    expect(JSON.parse(unread.out).excluded.unratedLabels).toBe(4);
+    const read = await agreementJson([RUN, file, "--field", "quality"]);
+    const report = read.groups[0].report;
+    // Judge scores s1 1, s3 0.5, s4 0 against 1, 0.5, 1; "zz" is not a sample of the run.
+    expect(report).toMatchObject({ items: 3, pairs: 3, raters: 3, percentAgreement: 2 / 3 });
+    expect(read.groups[0].labelledOnly).toBe(1);
+    expect(report.disagreements).toEqual([
+      { task: "helpfulness/en", sample: "s4", rater: "quest_results.jsonl line 3", judge: { label: "unhelpful", score: 0 }, human: { score: 1 }, distance: 1 },
+    ]);
   });
 
   it("explains bad input without a stack trace", async () => {

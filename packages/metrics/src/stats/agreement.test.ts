@@ -237,6 +237,23 @@ describe("agreementReport", () => {
     ]);
   });
 
+  it("compares scores when one side has only scores, and labels or scores when neither is common to all", () => {
+    const report = agreementReport([
+      { id: "a", judge: { label: "good", score: 1 }, humans: [{ rater: "h", rating: { score: 1 } }] },
+      { id: "b", judge: { label: "bad", score: 0 }, humans: [{ rater: "h", rating: { score: 1 } }] },
+      { id: "c", judge: { label: "bad", score: 0 }, humans: [{ rater: "h", rating: { score: 0 } }] },
+    ]);
+    expect(report.basis).toBe("score");
+    expect(report.percentAgreement).toBeCloseTo(2 / 3, 14);
+    expect(report.confusion).toEqual({ categories: [0, 1], counts: [[1, 1], [0, 1]] });
+    const mixed = agreementReport([
+      { id: "a", judge: { label: "x" }, humans: [{ rater: "h", rating: { score: 1 } }] },
+      { id: "b", judge: { label: "y" }, humans: [{ rater: "h", rating: { label: "y" } }] },
+    ]);
+    expect(mixed.basis).toBe("label-or-score");
+    expect(mixed.percentAgreement).toBe(0.5);
+  });
+
   it("skips items nobody labelled and rejects ratings without a value", () => {
     const report = agreementReport([
       { id: "x", judge: { label: "y" }, humans: [] },

@@ -35,6 +35,8 @@ export interface AgreementReport {
   pairs: number;
   /** Distinct human raters. */
   raters: number;
+  /** What the nominal statistics compared (labels, scores, or each rating's label else score). */
+  basis: NominalBasis;
   /** Share of pairs whose nominal values are equal, 0..1. */
   percentAgreement: number;
   /** Nominal Cohen's kappa over the pairs (NaN when undefined: one category throughout). */
@@ -54,10 +56,23 @@ export interface AgreementOptions {
   top?: number;
 }
 
-/** The value compared for nominal agreement: the label, or the score when there is no label. */
-export function nominalValue(r: Rating): Label | undefined {
-  if (r.label !== undefined) return r.label;
-  return r.score;
+/**
+ * What nominal agreement compares: labels when every rating has one, else scores when every rating
+ * has one (a judge's rubric choice against a human's numeric answer), else each rating's label or,
+ * without one, its score.
+ */
+export type NominalBasis = "label" | "score" | "label-or-score";
+
+export function nominalValue(r: Rating, basis: NominalBasis = "label-or-score"): Label | undefined {
+  if (basis === "label") return r.label;
+  if (basis === "score") return r.score;
+  return r.label ?? r.score;
+}
+
+function nominalBasis(ratings: readonly Rating[]): NominalBasis {
+  if (ratings.every((r) => r.label !== undefined)) return "label";
+  if (ratings.every((r) => r.score !== undefined)) return "score";
+  return "label-or-score";
 }
 
 function checkRating(r: Rating, where: string): void {
@@ -73,10 +88,10 @@ function checkRating(r: Rating, where: string): void {
  * Categories in display order: by the lowest score seen with each value when values carry scores
  * (so a rubric's "bad, ok, good" reads in scale order), then numbers before strings, then by value.
  */
-function categoryOrder(ratings: readonly Rating[]): Label[] {
+function categoryOrder(ratings: readonly Rating[], basis: NominalBasis): Label[] {
   const lowest = new Map<Label, number>();
   for (const r of ratings) {
-    const v = nominalValue(r)!;
+    const v = nominalValue(r, basis)!;
     const s = r.score ?? Number.POSITIVE_INFINITY;
     if (!lowest.has(v) || s < lowest.get(v)!) lowest.set(v, s);
   }
@@ -114,24 +129,24 @@ export function agreementReport(items: readonly AgreementItem[], options: Agreem
         raterIndex.set(h.rater, raters.length);
         raters.push(h.rater);
       }
-      const bothScored = item.judge.score !== undefined && h.rating.score !== undefined;
-      const distance = bothScored
-        ? Math.abs(item.judge.score! - h.rating.score!)
-        : nominalValue(item.judge) === nominalValue(h.rating)
-          ? 0
-          : 1;
-      pairs.push({ id: item.id, rater: h.rater, judge: item.judge, human: h.rating, distance });
+      pairs.push({ id: item.id, rater: h.rater, judge: item.judge, human: h.rating, distance: 0 });
     });
   });
   if (pairs.length === 0) throw statsError(FN, "no item has both a judge rating and a human rating");
+  const basis = nominalBasis(pairs.flatMap((p) => [p.judge, p.human]));
+  const value = (r: Rating) => nominalValue(r, basis)!;
+  for (const p of pairs) {
+    const bothScored = p.judge.score !== undefined && p.human.score !== undefined;
+    p.distance = bothScored ? Math.abs(p.judge.score! - p.human.score!) : value(p.judge) === value(p.human) ? 0 : 1;
+  }
 
-  const judgeValues = pairs.map((p) => nominalValue(p.judge)!);
-  const humanValues = pairs.map((p) => nominalValue(p.human)!);
+  const judgeValues = pairs.map((p) => value(p.judge));
+  const humanValues = pairs.map((p) => value(p.human));
   const agreeing = judgeValues.filter((v, i) => v === humanValues[i]).length;
   const allScored = pairs.every((p) => p.judge.score !== undefined && p.human.score !== undefined);
 
   // Reliability data: row 0 the judge, then one row per human rater; a rater's repeated rating of an item keeps the last.
-  const nominalRows: (Label | null)[][] = [used.map((it) => nominalValue(it.judge)!)];
+  const nominalRows: (Label | null)[][] = [used.map((it) => value(it.judge))];
   const scoreRows: (number | null)[][] = [used.map((it) => it.judge.score ?? null)];
   for (let r = 0; r < raters.length; r++) {
     nominalRows.push(used.map(() => null));
@@ -140,12 +155,12 @@ export function agreementReport(items: readonly AgreementItem[], options: Agreem
   used.forEach((it, u) => {
     for (const h of it.humans) {
       const row = raterIndex.get(h.rater)! + 1;
-      nominalRows[row]![u] = nominalValue(h.rating)!;
+      nominalRows[row]![u] = value(h.rating);
       scoreRows[row]![u] = h.rating.score ?? null;
     }
   });
 
-  const categories = categoryOrder(pairs.flatMap((p) => [p.judge, p.human]));
+  const categories = categoryOrder(pairs.flatMap((p) => [p.judge, p.human]), basis);
   const position = new Map(categories.map((c, i) => [c, i]));
   const counts = categories.map(() => categories.map(() => 0));
   for (let i = 0; i < pairs.length; i++) counts[position.get(judgeValues[i]!)!]![position.get(humanValues[i]!)!]! += 1;
@@ -159,6 +174,7 @@ export function agreementReport(items: readonly AgreementItem[], options: Agreem
     items: used.length,
     pairs: pairs.length,
     raters: raters.length,
+    basis,
     percentAgreement: agreeing / pairs.length,
     cohensKappa: cohensKappa(judgeValues, humanValues),
     alpha: { nominal: krippendorffAlpha(nominalRows, { level: "nominal" }) },

@@ -8,6 +8,7 @@ export {
   type AgreementPair,
   type AgreementReport,
   agreementReport,
+  type NominalBasis,
   nominalValue,
   type Rating,
 } from "./agreement.js";
