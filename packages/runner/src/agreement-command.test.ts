@@ -65,6 +65,7 @@ describe("yardstick agreement", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("left out: 2 judge call(s) failed or did not parse");
     expect(r.out).toContain("shared items 6, pairs 8, labelers 2; judged only 0; labelled only 2");
+    expect(r.out).toMatch(/compared\s+labels\n/);
     expect(r.out).toMatch(/Cohen's kappa\s+0\.610\n/);
     expect(r.out).toMatch(/quadratic-weighted kappa\s+0\.615\n/);
     expect(r.out).toMatch(/Krippendorff's alpha \(nominal\)\s+0\.587\n/);

@@ -179,6 +179,7 @@ export function formatAgreement(
       "",
       table([
         ["statistic", "value"],
+        ["compared", r.basis === "label" ? "labels" : r.basis === "score" ? "scores" : "labels, else scores"],
         ["percent agreement", `${(100 * r.percentAgreement).toFixed(1)}%`],
         ["Cohen's kappa", fmt(r.cohensKappa)],
         ["quadratic-weighted kappa", fmt(r.weightedKappa)],
