@@ -57,6 +57,16 @@ import {
   strategyqaGen,
   strategyqaPpl,
 } from "./exam.js";
+import {
+  chidGen,
+  chidPpl,
+  drcdGen,
+  floresGen,
+  lambadaGen,
+  quacGen,
+  recordGen,
+  squadGen,
+} from "./reading.js";
 import { gaokaobenchGen } from "./gaokaobench.js";
 import { boolqGen, boolqPpl, mbppGen, truthfulqaPpl, tydiqaGen, winograndePpl, wmt20ZhEnGen } from "./more.js";
 import { raceGen, racePpl } from "./race.js";
@@ -239,6 +249,14 @@ export const ULTRAEVAL_PORTED_TRANSFORMS = [
   "datasets/strategyqa/transform_ppl_v0.py",
   "datasets/multirc/transform_gen_v0.py",
   "datasets/multirc/transform_ppl_v0.py",
+  "datasets/drcd/transform_gen_v0.py",
+  "datasets/record/transform_gen_v0.py",
+  "datasets/squad/transform_gen_v0.py",
+  "datasets/quac/transform_gen_v0.py",
+  "datasets/lambada/transform_gen_v0.py",
+  "datasets/flores/transform_gen_v0.py",
+  "datasets/chid/transform_gen_v0.py",
+  "datasets/chid/transform_ppl_v0.py",
 ] as const;
 
 export type UltraEvalPortedTransform = (typeof ULTRAEVAL_PORTED_TRANSFORMS)[number];
@@ -326,6 +344,14 @@ export function createUltraEvalTransforms(settings: UltraEvalTransformSettings):
     "datasets/strategyqa/transform_ppl_v0.py": strategyqaPpl,
     "datasets/multirc/transform_gen_v0.py": multircGen,
     "datasets/multirc/transform_ppl_v0.py": multircPpl,
+    "datasets/drcd/transform_gen_v0.py": drcdGen(post),
+    "datasets/record/transform_gen_v0.py": recordGen(post),
+    "datasets/squad/transform_gen_v0.py": squadGen(post),
+    "datasets/quac/transform_gen_v0.py": quacGen(post),
+    "datasets/lambada/transform_gen_v0.py": lambadaGen,
+    "datasets/flores/transform_gen_v0.py": floresGen,
+    "datasets/chid/transform_gen_v0.py": chidGen,
+    "datasets/chid/transform_ppl_v0.py": chidPpl,
   };
   return {
     ...(settings.bridge ? { bridge: settings.bridge } : {}),
