@@ -63,6 +63,7 @@ import {
   drcdGen,
   floresGen,
   lambadaGen,
+  nqOpenGen,
   quacGen,
   recordGen,
   squadGen,
@@ -257,6 +258,7 @@ export const ULTRAEVAL_PORTED_TRANSFORMS = [
   "datasets/flores/transform_gen_v0.py",
   "datasets/chid/transform_gen_v0.py",
   "datasets/chid/transform_ppl_v0.py",
+  "datasets/nq-open/transform_gen_v0.py",
 ] as const;
 
 export type UltraEvalPortedTransform = (typeof ULTRAEVAL_PORTED_TRANSFORMS)[number];
@@ -352,6 +354,7 @@ export function createUltraEvalTransforms(settings: UltraEvalTransformSettings):
     "datasets/flores/transform_gen_v0.py": floresGen,
     "datasets/chid/transform_gen_v0.py": chidGen,
     "datasets/chid/transform_ppl_v0.py": chidPpl,
+    "datasets/nq-open/transform_gen_v0.py": nqOpenGen(post),
   };
   return {
     ...(settings.bridge ? { bridge: settings.bridge } : {}),

@@ -29,6 +29,13 @@ describe("reading-comprehension transforms", () => {
     expect(t.input).toBe("TITLE:\nBach - Early life\nPARAGRAPH:\nBorn in 1685.\nQuestion:\nWhen?\nAnswer:\n");
     expect(t.processedOutput).toEqual(["1685"]);
   });
+  it("nq-open: the list of answers through exact_match_post", () => {
+    expect(port("datasets/nq-open/transform_gen_v0.py")(rec({ question: "capital of france", answer: ["Paris", "The City of Paris"] }), ctx)).toEqual({
+      input: "Question: capital of france\nAnswer: ",
+      output: ["Paris", "The City of Paris"],
+      processedOutput: ["paris", "city of paris"],
+    });
+  });
   it("lambada and flores", () => {
     expect(port("datasets/lambada/transform_gen_v0.py")(rec({ question: "He opened the", answer: "door" }), ctx)).toEqual({
       input: "Please complete the following sentence:\nHe opened the",

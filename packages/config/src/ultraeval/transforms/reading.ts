@@ -79,3 +79,8 @@ export const chidPpl: UltraEvalTransform = (r) => {
   const gold = `${correctOption(r)}这句话是通顺的。`.trim();
   return { input: `以下句子是否通顺？\n${text(r, "passage")}`, output: gold, processedOutput: gold };
 };
+
+/** nq-open: the answers (a list in NQ-open's rows) through exact_match_post. */
+export function nqOpenGen(post: UltraEvalGoldPostprocess): UltraEvalTransform {
+  return (r) => ({ input: `Question: ${text(r, "question")}\nAnswer: `, ...exactMatchGold(r, post) });
+}
