@@ -3,15 +3,24 @@ import { pyFormat } from "@yardstick/config";
 import { type ChatMessage, type ChatRequest, ConfigError, PY_W, type Sample, type StoredAnswer, type TaskSpec } from "@yardstick/core";
 import type { z } from "zod";
 
-/** Parses a judge's options with `schema`; the first problem is a ConfigError naming the judge and the key. */
-export function parseJudgeOptions<T extends z.ZodType>(judgeId: string, schema: T, options: unknown): z.infer<T> {
+/**
+ * Parses a plugin's options with `schema`; the first problem is a ConfigError naming the plugin
+ * (`"judge seahelm-pairwise"`, `"metric rubric-judge"`) and the key, at `keyPrefix` + the key's path.
+ */
+export function parseOptionsFor<T extends z.ZodType>(plugin: string, schema: T, options: unknown, keyPrefix: readonly string[] = []): z.infer<T> {
   const result = schema.safeParse(options ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const keyPath = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
+  // An unknown key is reported at the object holding it; the key itself is what a reader looks for.
   if (issue.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
   const where = keyPath.length > 0 ? ` at ${keyPath.join(".")}` : "";
-  throw new ConfigError(`judge ${judgeId}: ${issue.message}${where}`, { keyPath: ["judge", "options", ...keyPath] });
+  throw new ConfigError(`${plugin}: ${issue.message}${where}`, { keyPath: [...keyPrefix, ...keyPath] });
+}
+
+/** A judge's options (`TaskSpec.judge.options`). */
+export function parseJudgeOptions<T extends z.ZodType>(judgeId: string, schema: T, options: unknown): z.infer<T> {
+  return parseOptionsFor(`judge ${judgeId}`, schema, options, ["judge", "options"]);
 }
 
 /** Options are the same object for every sample of a task: parse each object once. */

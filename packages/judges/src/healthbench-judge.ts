@@ -88,8 +88,8 @@ export function readCriteriaMet(text: string): { met?: boolean; explanation?: st
 
 function parse(response: ModelResponse, options: Record<string, unknown>, ctx: { sample: Sample; task: TaskSpec; request: JudgeRequest }): Judgement {
   const index = idNumber(ctx.request.id, "criterion-");
-  const item = index !== undefined && Array.isArray(ctx.sample.raw.criteria ?? ctx.sample.raw.rubrics) ? (ctx.sample.raw.criteria ?? ctx.sample.raw.rubrics) : [];
-  const criterion = index !== undefined ? (item as unknown[])[index] : undefined;
+  const items = ctx.sample.raw.criteria ?? ctx.sample.raw.rubrics;
+  const criterion = index !== undefined && Array.isArray(items) ? items[index] : undefined;
   const points = isRecord(criterion) && typeof criterion.points === "number" ? criterion.points : undefined;
   const data: Record<string, unknown> = { criterion: index, ...(points !== undefined ? { points } : {}) };
   try {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { ModelResponse, Sample, TaskSpec } from "@yardstick/core";
 import { testJudge, testMetric, textResponse } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
-import { metricInput, storedAnswers } from "./judge-kit.test-helper.js";
+import { corpusTask, metricInput, storedAnswers } from "./judge-kit.test-helper.js";
 import { rubricJudgeMetric } from "./metrics/rubric-metric.js";
 import { RUBRIC_TOOL_NAME, readTextChoice, rubricJudge } from "./rubric-judge.js";
 
@@ -18,23 +18,8 @@ const rubric = {
   ],
 };
 const options = { rubric };
-const task: TaskSpec = {
-  key: "facts/en",
-  name: "facts",
-  language: "en",
-  competency: "",
-  data: { id: "local" },
-  fewshot: 0,
-  prompt: { id: "seahelm-chat" },
-  mode: "generate",
-  endpoint: "chat",
-  generation: {},
-  postprocessors: [],
-  metrics: [{ id: "rubric-judge" }],
-  mainScore: "mean_score",
-  errorResponses: "replace",
-  judge: { id: "rubric", options },
-};
+// Any task will do: the rubric judge reads only its judge options and, for a relative rubric path, the config file's folder.
+const task: TaskSpec = { ...(await corpusTask("aa-lcr/en")), judge: { id: "rubric", options } };
 const sample: Sample = { id: "s1", prompts: [{ text: "What is the capital of France?" }], label: "Paris", raw: {} };
 const answers = storedAnswers(["Paris."]);
 const [request] = rubricJudge.buildRequests(sample, answers, options, { task });

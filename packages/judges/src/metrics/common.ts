@@ -1,6 +1,7 @@
 /** What the judged metrics share: reading a sample's judgements, categories, error lists, option checks. */
-import { ConfigError, type Judgement, type JudgementRecord, type MetricInput } from "@yardstick/core";
+import type { Judgement, JudgementRecord, MetricInput } from "@yardstick/core";
 import type { z } from "zod";
+import { parseOptionsFor } from "../common.js";
 
 /** A judgement error of one sample, as the metrics report it in `details.errors`. */
 export interface JudgeErrorDetail {
@@ -51,12 +52,7 @@ export function categoryMeans(rows: readonly { category: string; value: number }
 
 /** Parses a metric's options; the first problem is a ConfigError naming the metric and the key. */
 export function parseMetricOptions<T extends z.ZodType>(metricId: string, schema: T, options: unknown): z.infer<T> {
-  const result = schema.safeParse(options ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const keyPath = issue.path.map((p) => (typeof p === "symbol" ? String(p) : p));
-  if (issue.code === "unrecognized_keys" && issue.keys[0] !== undefined) keyPath.push(issue.keys[0]);
-  throw new ConfigError(`metric ${metricId}: ${issue.message}${keyPath.length > 0 ? ` at ${keyPath.join(".")}` : ""}`, { keyPath });
+  return parseOptionsFor(`metric ${metricId}`, schema, options);
 }
 
 /** The message for a sample that has no judgement for a call the metric needs. */
