@@ -31,7 +31,12 @@ export function createDryRunProvider(
   inner: ModelProviderV1,
   stage: string,
   record: (r: WouldSend) => void,
-  options: { fail?: boolean } = {},
+  options: {
+    /** Fail each call after recording it, instead of answering. */
+    fail?: boolean;
+    /** The placeholder answer's text (default ""). */
+    placeholder?: (task: string, maxOutputTokens: number | undefined) => string;
+  } = {},
 ): ModelProviderV1 {
   const provider: ModelProviderV1 = {
     specVersion: "v1",
@@ -41,10 +46,12 @@ export function createDryRunProvider(
     async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
       const choices = request.params.n ?? 1;
       const max = request.params.maxTokens;
-      record({ stage, task: ctx?.task?.key ?? "", inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : max * choices, choices });
+      const task = ctx?.task?.key ?? "";
+      record({ stage, task, inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : max * choices, choices });
       if (options.fail) throw new ApiCallError("dry run: not sent", { retryable: false, kind: "other" });
-      const choice = { text: "", finishReason: "stop" as const };
-      return { text: "", finishReason: "stop", choices: Array.from({ length: choices }, () => choice) };
+      const text = options.placeholder?.(task, max) ?? "";
+      const choice = { text, finishReason: "stop" as const };
+      return { text, finishReason: "stop", choices: Array.from({ length: choices }, () => choice) };
     },
     ...(inner.needsLabelSet ? { needsLabelSet: true } : {}),
   };

@@ -75,25 +75,22 @@ export interface RunEstimate {
  * cache (read only) decide which requests miss, exactly as in the real run.
  */
 export async function estimateRun(settings: EstimateSettings): Promise<RunEstimate> {
-  const scratch = await mkdtemp(join(tmpdir(), "yardstick-dry-run-"));
+  const scratchDirs: string[] = [];
   try {
-    if (existsSync(settings.storeDir)) {
-      // Not the lock: a run may be writing the real store right now.
-      await cp(settings.storeDir, scratch, { recursive: true, filter: (src) => basename(src) !== "run.lock" });
-    }
-    const store = new RunStore(scratch);
-    await store.open(settings.manifest);
     const wouldSend: WouldSend[] = [];
-    const answered = await answerTasks({
-      ...settings,
-      model: createDryRunProvider(settings.model, "generate", (r) => wouldSend.push(r)),
-      store,
-      ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
-      failFastAfter: 0,
-    });
+    const first = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), () => "");
+    await first.store.close();
+    let recorded = await readRecorded(first.store);
     const pending: string[] = [];
     const judged = settings.tasks.some((t) => t.judge);
-    if (judged && settings.judge && !answered.aborted) {
+    if (judged && settings.judge && !first.answered.aborted) {
+      // Judges read the answers, so they get placeholders as long as the answers are expected to be
+      // (the task's recorded mean, else max_tokens): a second pass over a fresh scratch copy.
+      const expected = (task: string, max: number | undefined) => {
+        const r = recorded.output.get(`generate\t${task}`);
+        return filler(r ? Math.round(r.sum / r.n) : (max ?? ASSUMED_OUTPUT_TOKENS));
+      };
+      const second = await dryGenerate(settings, scratchDirs, () => {}, expected);
       // The judge stand-in fails each call after recording it: a placeholder reply would not parse,
       // and the judge's one retry of an unparsable reply is not something a real run usually sends.
       await judgeTasks({
@@ -102,17 +99,21 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
         model: createDryRunProvider(settings.judge.model, "judge", (r) => wouldSend.push(r), { fail: true }),
         ...(settings.judge.modelIdentity ? { modelIdentity: settings.judge.modelIdentity } : {}),
         ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
-        store,
+        store: second.store,
         ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
         ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
         ...(settings.signal ? { signal: settings.signal } : {}),
         failFastAfter: 0,
       });
+      await second.store.close();
+      const judging = await readRecorded(second.store);
+      recorded = {
+        output: new Map([...recorded.output, ...[...judging.output].filter(([k]) => k.startsWith("judge\t"))]),
+        latency: new Map([...recorded.latency, ...[...judging.latency].filter(([k]) => k === "judge")]),
+      };
     } else if (judged) {
       pending.push("judge: no judge model given, so the judge stage is not estimated");
     }
-    await store.close();
-    const recorded = await readRecorded(store);
     const batch = settings.batch === true;
     const concurrency = settings.concurrency ?? 16;
     const stageOf = (name: string, model: ModelProviderV1) =>
@@ -120,10 +121,40 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
     const stages = [stageOf("generate", settings.model)];
     if (judged && settings.judge) stages.push(stageOf("judge", settings.judge.model));
     const costUsd = stages.some((s) => s.requests > 0 && s.costUsd === undefined) ? undefined : stages.reduce((a, s) => a + (s.costUsd ?? 0), 0);
-    return { batch, stages, answering: answered.tasks, costUsd, pending };
+    return { batch, stages, answering: first.answered.tasks, costUsd, pending };
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    for (const dir of scratchDirs) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The generate stage against the stand-in, over a fresh scratch copy of the run store (left open: the caller closes it). */
+async function dryGenerate(
+  settings: EstimateSettings,
+  scratchDirs: string[],
+  record: (r: WouldSend) => void,
+  placeholder: (task: string, maxOutputTokens: number | undefined) => string,
+): Promise<{ store: RunStore; answered: Awaited<ReturnType<typeof answerTasks>> }> {
+  const scratch = await mkdtemp(join(tmpdir(), "yardstick-dry-run-"));
+  scratchDirs.push(scratch);
+  if (existsSync(settings.storeDir)) {
+    // Not the lock: a run may be writing the real store right now.
+    await cp(settings.storeDir, scratch, { recursive: true, filter: (src) => basename(src) !== "run.lock" });
+  }
+  const store = new RunStore(scratch);
+  await store.open(settings.manifest);
+  const answered = await answerTasks({
+    ...settings,
+    model: createDryRunProvider(settings.model, "generate", record, { placeholder }),
+    store,
+    ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
+    failFastAfter: 0,
+  });
+  return { store, answered };
+}
+
+/** Text of `tokens` o200k tokens ("x x x ..."). */
+function filler(tokens: number): string {
+  return tokens <= 0 ? "" : `x${" x".repeat(tokens - 1)}`;
 }
 
 interface Recorded {
