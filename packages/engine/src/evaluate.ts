@@ -80,6 +80,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
       ...(settings.progress ? { progress: settings.progress } : {}),
       ...(settings.signal ? { signal: settings.signal } : {}),
       ...(settings.failFastAfter !== undefined ? { failFastAfter: settings.failFastAfter } : {}),
+      ...(settings.baseDir !== undefined ? { baseDir: settings.baseDir } : {}),
       ...(settings.log ? { log: settings.log } : {}),
     });
     judging = judged.tasks;

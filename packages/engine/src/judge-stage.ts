@@ -19,7 +19,7 @@ import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
 import type { RequestCache } from "./request-cache.js";
 import { hashRequest } from "./request-hash.js";
-import { isoNow, type RecordPlace, sampleFromRecord } from "./response-records.js";
+import { isoNow, type RecordPlace } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { answersOf, readStoredStages, type StoredCall, type StoredStages } from "./stored-answers.js";
 import { JUDGE_TURN, REQUEST_INDEX, RETRY_SUFFIX } from "./judgement-records.js";
@@ -44,6 +44,8 @@ export interface JudgeSettings {
   signal?: AbortSignal;
   /** As in `answerTasks`: stop when the first N judge calls all failed for good (default 10; 0 = never). */
   failFastAfter?: number;
+  /** Relative data paths are resolved against this folder (as in `answerTasks`). */
+  baseDir?: string;
   /** Send the judge calls through the judge model's batch API (batch-answers.ts), as `answerTasks` does. */
   batchApi?: BatchSettings;
   log?: (message: string) => void;
@@ -67,7 +69,8 @@ export interface JudgeResult {
 
 /**
  * The "judge" stage: a second answering stage over the stored answers. For each judged task it
- * reads the store's samples and the latest answer of every turn (with the request as sent), asks the
+ * takes the samples the store answered (as the dataloader gives them, prompt values included) and
+ * the latest answer of every turn (with the request as sent), asks the
  * task's `JudgeV2` for its requests, and answers each through the same cache → model → store path as
  * generation (`askModel`), storing the parsed judgement on the record (call = the request id, turn
  * 1, `data.requestIndex` = the request's position). A reply that does not parse gets the judge's
@@ -113,20 +116,24 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
     const params = spec.generation;
     const withParams = (r: ModelRequest): ModelRequest => (params ? { ...r, params: { ...r.params, ...params } } : r);
 
-    const samples: Sample[] = [];
-    const seen = new Set<string>();
-    for await (const rec of store.readSamples(task.key)) {
-      if (seen.has(rec.sample)) continue; // a resumed run can record a sample twice
-      seen.add(rec.sample);
-      samples.push(sampleFromRecord(rec));
-    }
-    progress.startTask(`${task.key} (judge)`, samples.length);
-
-    async function* all(): AsyncGenerator<Sample> {
-      yield* samples;
+    // The samples this store answered (its part of the task: --limit, --shard), judged as the
+    // dataloader gives them: judges see the whole sample, prompt values included (sample records
+    // leave those out), streamed in dataset order.
+    const pending = new Set<string>();
+    for await (const rec of store.readSamples(task.key)) pending.add(rec.sample);
+    progress.startTask(`${task.key} (judge)`, pending.size);
+    const loader = registry.get("dataloaders", task.data.id);
+    const dataCtx = { ...(settings.baseDir !== undefined ? { baseDir: settings.baseDir } : {}), task, signal: stop.signal };
+    async function* storedSamples(): AsyncGenerator<Sample> {
+      if (pending.size === 0) return;
+      for await (const sample of loader.load(task.data.options ?? {}, dataCtx)) {
+        if (!pending.delete(sample.id)) continue;
+        yield sample;
+        if (pending.size === 0) return;
+      }
     }
     await forEachConcurrent(
-      all(),
+      storedSamples(),
       // Batch mode keeps every sample's calls in flight while a batch collects them.
       settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : (settings.concurrency ?? 16),
       async (sample) => {
