@@ -31,6 +31,9 @@ describe("ported transforms", () => {
     const t = portedTransform("datasets/tydiqa/transform_gen_v0.py")!(rec({ passage: ["title", "Body."], question: "Who?", answer: "The Cat." }), ctx);
     expect(t.input).toBe("Answer the following question based on the information in the given passage.\n\nPassage: Body.\nQuestion: Who?\nAnswer: ");
     expect(t.processedOutput).toEqual(["cat"]);
+    // tydiqa's rows hold a list of answers: each goes through exact_match_post.
+    const listed = portedTransform("datasets/tydiqa/transform_gen_v0.py")!(rec({ passage: ["title", "Body."], question: "Who?", answer: ["The Cat.", "A dog"] }), ctx);
+    expect(listed).toMatchObject({ output: ["The Cat.", "A dog"], processedOutput: ["cat", "dog"] });
   });
 
   it("mbpp and wmt20-zh-en", () => {

@@ -1,7 +1,7 @@
 /** Ports of the boolq, truthfulqa, winogrande, tydiqa, mbpp and wmt20-zh-en transforms. */
 import { DataLoadError } from "@yardstick/core";
 import { ENGLISH_WORDING, optionLines } from "./multiple-choice.js";
-import { correctIndex, correctOption, field, letter, text, type UltraEvalGoldPostprocess, type UltraEvalTransform } from "./types.js";
+import { correctIndex, correctOption, exactMatchGold, field, letter, text, type UltraEvalGoldPostprocess, type UltraEvalTransform } from "./types.js";
 
 export const boolqGen: UltraEvalTransform = (r) => {
   const gold = `(${letter(correctIndex(r))})`;
@@ -33,12 +33,11 @@ function secondPassage(value: unknown): string {
   throw new DataLoadError('the record\'s "passage" has no item 1');
 }
 
-/** tydiqa's gold goes through `exact_match_post`. */
+/** tydiqa's gold answers (a list in its rows) go through `exact_match_post`. */
 export function tydiqaGen(post: UltraEvalGoldPostprocess): UltraEvalTransform {
   return (r) => {
-    const answer = text(r, "answer");
     const input = `Answer the following question based on the information in the given passage.\n\nPassage: ${secondPassage(field(r, "passage"))}\nQuestion: ${text(r, "question")}\nAnswer: `;
-    return { input, output: answer, processedOutput: [post("exact_match_post", answer)] };
+    return { input, ...exactMatchGold(r, post) };
   };
 }
 

@@ -3,20 +3,7 @@
  * answers through exact_match_post; lambada; flores), and chid's idiom cloze.
  */
 import { DataLoadError } from "@yardstick/core";
-import { correctIndex, correctOption, field, letter, passagePair, text, type UltraEvalGoldPostprocess, type UltraEvalRecord, type UltraEvalTransform } from "./types.js";
-
-/** The record's answers: a text or a list of texts (upstream's ExactMatchPost takes either). */
-function answers(r: UltraEvalRecord): string | string[] {
-  const a = field(r, "answer");
-  if (typeof a === "string" || (Array.isArray(a) && a.every((x) => typeof x === "string"))) return a;
-  throw new DataLoadError('the record\'s "answer" must be a text or a list of texts');
-}
-
-/** The gold as upstream leaves it: the answers as given, and each through exact_match_post, in a list. */
-function exactMatchGold(r: UltraEvalRecord, post: UltraEvalGoldPostprocess): { output: string | string[]; processedOutput: string[] } {
-  const a = answers(r);
-  return { output: a, processedOutput: (typeof a === "string" ? [a] : a).map((x) => post("exact_match_post", x)) };
-}
+import { correctIndex, correctOption, exactMatchGold, field, letter, passagePair, text, type UltraEvalGoldPostprocess, type UltraEvalTransform } from "./types.js";
 
 export function drcdGen(post: UltraEvalGoldPostprocess): UltraEvalTransform {
   return (r) => ({

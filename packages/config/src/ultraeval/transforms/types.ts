@@ -94,3 +94,16 @@ export function questionPair(record: UltraEvalRecord): [string, string] {
   if (typeof first !== "string" || typeof second !== "string") throw new DataLoadError('the record\'s "question" must be a list of two texts');
   return [first, second];
 }
+
+/** The record's answers: a text or a list of texts (upstream's ExactMatchPost takes either). */
+function answers(r: UltraEvalRecord): string | string[] {
+  const a = field(r, "answer");
+  if (typeof a === "string" || (Array.isArray(a) && a.every((x) => typeof x === "string"))) return a;
+  throw new DataLoadError('the record\'s "answer" must be a text or a list of texts');
+}
+
+/** The gold as upstream leaves it: the answers as given, and each through exact_match_post, in a list. */
+export function exactMatchGold(r: UltraEvalRecord, post: UltraEvalGoldPostprocess): { output: string | string[]; processedOutput: string[] } {
+  const a = answers(r);
+  return { output: a, processedOutput: (typeof a === "string" ? [a] : a).map((x) => post("exact_match_post", x)) };
+}
