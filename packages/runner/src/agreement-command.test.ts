@@ -142,6 +142,20 @@ describe("yardstick agreement", () => {
     expect(text.out).toContain("labelled only 10 (2 of them answer another rubric than the judge's)");
   });
 
+  it("takes a judge's retry in place of the call whose reply did not parse, and ignores a retry of a call that did", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "yardstick-agreement-"));
+    const run = join(tmp, "run");
+    cpSync(RUN, run, { recursive: true });
+    const retry = (sample: string, label: string, score: number) =>
+      `${JSON.stringify({ task: "helpfulness/en", sample, turn: 1, stage: "judge", call: "#retry", status: "ok", key: `retry-${sample}`, promptHash: "x", cached: false, judgement: { label, score, data: { rubric: "helpfulness" } }, time: "2026-01-01T00:00:01.000Z" })}\n`;
+    appendFileSync(join(run, "responses.jsonl"), retry("s7", "helpful", 1) + retry("s1", "unhelpful", 0));
+    const r = await agreementJson([run, LABELS]);
+    expect(r.excluded.judgeErrors).toBe(1); // s8's failed call; s7's retry stands in for its first reply
+    expect(r.groups.map((g: any) => g.call)).toEqual([""]);
+    // The fixture's 8 pairs (6 agree) plus s7: judge helpful, ann helpful.
+    expect(r.groups[0].report).toMatchObject({ items: 7, pairs: 9, percentAgreement: 7 / 9 });
+  });
+
   it("matches a plain Quest results file by sample id within the run's task, reading the answer --field names", async () => {
     const tmp = mkdtempSync(join(tmpdir(), "yardstick-agreement-"));
     const file = join(tmp, "quest_results.jsonl");

@@ -16,7 +16,7 @@ metadata "label import" writes; a plain Quest results file is matched by sample 
 A judge rating is the judgement's label and score (a rubric judge's choice). A human rating is the
 rubric choice of a rubric task (label and score), else the answer to --field, else the label's only
 answer; numbers are scores, text is a label. Judge calls that failed or whose reply did not parse
-are left out and counted. A sample judged by several calls (criteria, both orders) is reported per
+are left out and counted (a judge's retry, call "<id>#retry", stands in for a failed call <id>). A sample judged by several calls (criteria, both orders) is reported per
 call id, unless --call picks one. Labels of comparison lines (two answers at once) are counted and
 left out. When a judge and a label both name a rubric, only the same rubric is compared.
 

@@ -9,7 +9,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { ConfigError } from "@yardstick/core";
 import { type Feedback, type LoadedTask, loadDataFolder, loadResultsFile, type ResultLine, rubricJudgement } from "@yardstick/labeling";
 import type { Rating } from "@yardstick/metrics";
-import { readRun, type RunData } from "@yardstick/report";
+import { RETRY_SUFFIX } from "@yardstick/engine";
+import { readRun, type RunData, type SampleJudgement } from "@yardstick/report";
 
 export interface JudgeRating {
   task: string;
@@ -88,24 +89,44 @@ export async function readRunStore(dir: string, what: string): Promise<RunData> 
   return readRun(dir);
 }
 
+const failed = (j: SampleJudgement): boolean => j.status !== "ok" || typeof j.judgement?.error === "string";
+
+/**
+ * A sample's judge calls as scoring sees them: a `<id>#retry` record (the judge's one retry of a
+ * reply that did not parse) stands in for call `<id>` when that call failed, and is ignored when
+ * it did not.
+ */
+function resolvedJudgeCalls(judgements: readonly SampleJudgement[]): { call: string; judgement: SampleJudgement }[] {
+  const byCall = new Map(judgements.filter((j) => j.stage === "judge").map((j) => [j.call, j]));
+  const out: { call: string; judgement: SampleJudgement }[] = [];
+  for (const [call, j] of byCall) {
+    if (call.endsWith(RETRY_SUFFIX)) {
+      if (!byCall.has(call.slice(0, -RETRY_SUFFIX.length))) out.push({ call: call.slice(0, -RETRY_SUFFIX.length), judgement: j });
+      continue;
+    }
+    const retry = byCall.get(`${call}${RETRY_SUFFIX}`);
+    out.push({ call, judgement: failed(j) && retry ? retry : j });
+  }
+  return out;
+}
+
 export function judgeSide(run: RunData, task: string | undefined): JudgeSide {
   const side: JudgeSide = { ratings: [], errors: 0, unrated: 0 };
   for (const s of run.samples) {
     if (task !== undefined && s.task !== task) continue;
-    for (const j of s.judgements) {
-      if (j.stage !== "judge") continue;
-      const judgement = j.judgement ?? {};
-      if (j.status !== "ok" || typeof judgement.error === "string") {
+    for (const { call, judgement: j } of resolvedJudgeCalls(s.judgements)) {
+      if (failed(j)) {
         side.errors++;
         continue;
       }
+      const judgement = j.judgement ?? {};
       const rating = ownRating(judgement);
       if (!rating) {
         side.unrated++;
         continue;
       }
       const rubric = rubricOf(judgement);
-      side.ratings.push({ task: s.task, sample: s.id, call: j.call, rating, ...(rubric ? { rubric } : {}) });
+      side.ratings.push({ task: s.task, sample: s.id, call, rating, ...(rubric ? { rubric } : {}) });
     }
   }
   return side;
