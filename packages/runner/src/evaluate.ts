@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { ConfigError, type ModelProviderV1, type Registry, type TaskSpec, YardstickError } from "@yardstick/core";
 import {
   type AnswerOutcome,
+  type BatchSettings,
   type JudgeOutcome,
   type ProgressReporter,
   type RequestCache,
@@ -22,6 +23,7 @@ import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { type CostOptions, planCost } from "./cost.js";
 import { type JudgeOptions, type JudgeSetup, setupJudge } from "./judge-setup.js";
 import { createModel, preflight } from "./model-setup.js";
+import { type BatchOptions, createBatchSettings } from "./batch-setup.js";
 import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
 import { packageVersions } from "./versions.js";
 
@@ -63,6 +65,8 @@ export interface EvaluateOptions {
   onStoreOpened?: (dir: string, resumed: boolean) => void;
   /** The judge model and baseline run of tasks with a judge (see `setupJudge`). */
   judge?: JudgeOptions;
+  /** Send the requests through the provider's batch API (`--batch`): OpenAI Batch or Anthropic Message Batches. */
+  batch?: BatchOptions;
   /** Estimate the run's cost first (`--dry-run`: only that), and/or keep it under a budget (`--max-cost`). */
   cost?: CostOptions;
 }
@@ -138,7 +142,10 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
   let cache: RequestCache | undefined;
   let store: RunStore | undefined;
   let judge: JudgeSetup | undefined;
+  let batchApi: BatchSettings | undefined;
+  let judgeBatchApi: BatchSettings | undefined;
   try {
+    if (options.batch) batchApi = createBatchSettings(model, baseURLs, options.apiKey, options.batch);
     await preflight(model, baseURLs, options.apiKey);
     judge = await setupJudge(
       tasks,
@@ -148,6 +155,9 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       cwd,
       options.log,
     );
+    if (options.batch && judge) {
+      judgeBatchApi = createBatchSettings(judge.model, judge.role.baseURLs ?? [], options.judge?.judgeApiKey ?? options.apiKey, options.batch, "the judge model");
+    }
     const { identity, parts: identityParts } = await resolveModelIdentity(model, {
       ...(options.modelRevision !== undefined ? { revision: options.modelRevision } : {}),
       ...(options.log ? { log: options.log } : {}),
@@ -222,8 +232,16 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       // SEA-HELM scores its linguistic-diagnostics competency with the LINDSEA rule, not a plain mean.
       competencyRollups: { "linguistic-diagnostics": lindseaRollup },
       ...(options.log ? { log: options.log } : {}),
+      ...(batchApi ? { batchApi } : {}),
       ...(judge
-        ? { judge: { model: judgeModel ?? judge.model, modelIdentity: judge.identity, ...(judge.baselineStore ? { baselineStore: judge.baselineStore } : {}) } }
+        ? {
+            judge: {
+              model: judgeModel ?? judge.model,
+              modelIdentity: judge.identity,
+              ...(judge.baselineStore ? { baselineStore: judge.baselineStore } : {}),
+              ...(judgeBatchApi ? { batchApi: judgeBatchApi } : {}),
+            },
+          }
         : {}),
     });
     const results = result.aborted ? undefined : await readResults(store);
@@ -231,6 +249,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
   } finally {
     await store?.close();
     cache?.close();
+    await batchApi?.client.close();
+    await judgeBatchApi?.client.close();
     if (typeof options.model === "string") await model.close?.();
     if (judge?.owned) await judge.model.close?.();
   }

@@ -14,7 +14,7 @@ import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { formatEstimate, loadPrices } from "./cost.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--batch] [--batch-poll-seconds S] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
@@ -49,6 +49,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     "judge-api-key-env": { type: "string" },
     baseline: { type: "string" },
     "dry-run": { type: "boolean" },
+    batch: { type: "boolean" },
+    "batch-poll-seconds": { type: "string" },
     "max-cost": { type: "string" },
     prices: { type: "string" },
   });
@@ -63,6 +65,9 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const timeoutMs = values["timeout-ms"] === undefined ? undefined : checkFlag("timeout-ms", intFlag(1), values["timeout-ms"]);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const dryRun = values["dry-run"] === true;
+  const batchPollSeconds =
+    values["batch-poll-seconds"] === undefined ? undefined : checkFlag("batch-poll-seconds", z.coerce.number({ message: "expected seconds, e.g. --batch-poll-seconds 30" }).positive(), values["batch-poll-seconds"]);
+  if (batchPollSeconds !== undefined && !values.batch) throw new UsageError("--batch-poll-seconds needs --batch");
   const maxCostUsd = values["max-cost"] === undefined ? undefined : checkFlag("max-cost", z.coerce.number({ message: "expected an amount in USD, e.g. --max-cost 5" }).positive(), values["max-cost"]);
   const baseURLs = (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u));
   let apiKey: string | undefined;
@@ -143,6 +148,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       ...(values.quiet ? {} : { progress: createProgressReporter({ stream: io.stderr }) }),
       log,
       recordedOptions: { configs: configPaths },
+      ...(values.batch ? { batch: batchPollSeconds !== undefined ? { pollSeconds: batchPollSeconds } : {} } : {}),
       judge: {
         judgeModel: values["judge-model"],
         judgeBaseURLs,
@@ -154,6 +160,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
             cost: {
               prices: await loadPrices(values.prices === undefined ? undefined : resolve(io.cwd, values.prices)),
               dryRun,
+              ...(values.batch ? { batch: true } : {}),
               ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
               onEstimate: (e: RunEstimate) => {
                 if (!dryRun && !values.quiet) log(`estimated cost of what this run sends: ${e.costUsd === undefined ? "unknown (no price)" : formatUsd(e.costUsd)}`);
