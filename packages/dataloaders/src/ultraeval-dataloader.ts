@@ -134,11 +134,14 @@ async function bridgeRows(
   opts: UltraEvalDataOptions,
   ctx: { taskName: string; fewshot: number },
   file: string,
+  configFile: string | undefined,
 ): Promise<Map<UltraEvalRow, UltraEvalTransformOutput>> {
+  // Errors name the task and the config it comes from.
+  const task = [ctx.taskName, configFile && `(${configFile})`].filter(Boolean).join(" ") || undefined;
   const results = await Promise.all(
     rows.map((record, index) =>
       source.bridge
-        .run({ root: source.root, transformPath: opts.transform!, record, ctx, task: ctx.taskName || undefined, seed: opts.fewshotSeed })
+        .run({ root: source.root, transformPath: opts.transform!, record, ctx, ...(task ? { task } : {}), seed: opts.fewshotSeed })
         .catch((cause: Error) => {
           throw new DataLoadError(`record ${index}: ${cause.message}`, { file, cause });
         }),
@@ -160,7 +163,7 @@ export async function* loadUltraEval(
   const k = opts.fewshot ?? ctx.task?.fewshot ?? 0;
   const taskName = opts.taskName ?? ctx.task?.name ?? "";
   const picks = selectFewshot(rows, k, opts.fewshotSeed);
-  const bridged = source?.kind === "bridge" ? await bridgeRows(rows, source, opts, { taskName, fewshot: k }, file) : undefined;
+  const bridged = source?.kind === "bridge" ? await bridgeRows(rows, source, opts, { taskName, fewshot: k }, file, ctx.task?.source?.file) : undefined;
   for (const [index, row] of rows.entries()) {
     ctx.signal?.throwIfAborted();
     const vars: UltraEvalPromptVars = { record: row, fewshot: picks[index]! };

@@ -137,7 +137,7 @@ describe.skipIf(noPython)(`UltraEval tasks through the python3 bridge${noPython 
     const args = ["--model", "openai-compatible:ue-model", "--base-url", `${server.url}/v1`, "--quiet"];
     expect(await main(["run", join(root, "datasets"), "--tasks", "quiz_broken_gen", "--out", join(root, "run-broken"), ...args], io)).not.toBe(0);
     expect(io.err()).toContain(
-      `${join(root, "datasets/quiz/data/broken.jsonl")}: record 1: task quiz_broken_gen: transform datasets/quiz/transform_gen_v0.py raised: ValueError: cannot read a record about booms`,
+      `${join(root, "datasets/quiz/data/broken.jsonl")}: record 1: task quiz_broken_gen (${join(root, "datasets/quiz/config/broken_gen.json")}): transform datasets/quiz/transform_gen_v0.py raised: ValueError: cannot read a record about booms`,
     );
     expect(io.err()).not.toMatch(/\n\s+at /);
   });
