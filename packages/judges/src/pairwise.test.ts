@@ -94,7 +94,9 @@ describe("seahelm-pairwise judge", () => {
   });
 
   it("reports a sample whose requests could not be built with the judge stage's reason", async () => {
-    const failed = metricInput(sample("q1"), [{ stage: "judge", call: "", judgement: { error: "the judge could not build its requests: no baseline" } }]);
+    // At scoring time the engine's samples carry no prompts: the task's turn count says how many turns were due.
+    expect(task.turns).toBe(2);
+    const failed = metricInput({ ...sample("q1"), prompts: [] }, [{ stage: "judge", call: "", judgement: { error: "the judge could not build its requests: no baseline" } }]);
     const result = await pairwiseJudgeMetric.compute([failed], {}, { task });
     expect(result.scores).toMatchObject({ judge_errors: 2, win_rate: 0 });
     expect((result.details!.errors as { error: string }[])[0]!.error).toMatch(/no baseline/);

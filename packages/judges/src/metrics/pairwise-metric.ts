@@ -7,7 +7,7 @@
  * without ties, disagreeing orders are an ERROR. `win_rate` = (W + 0.5·T) / N over all turns, errors
  * counted in N as 0; `weighted_win_rate` = 100 × the mean of the per-category win rates.
  */
-import type { MetricInput, MetricResult, MetricV1, SampleScore } from "@yardstick/core";
+import type { MetricContext, MetricInput, MetricResult, MetricV1, SampleScore } from "@yardstick/core";
 import { z } from "zod";
 import type { PairwiseOutcome } from "../pairwise-judge.js";
 import { categoryOf, type JudgeErrorDetail, judgeCalls, NO_JUDGEMENT, parseMetricOptions } from "./common.js";
@@ -60,7 +60,7 @@ function outcomeOf(j: { label?: string; error?: string } | undefined): { outcome
   return j.label === "win" || j.label === "lose" || j.label === "tie" ? { outcome: j.label } : { error: `unexpected label ${JSON.stringify(j.label)}` };
 }
 
-function compute(inputs: readonly MetricInput[], options: Record<string, unknown>): MetricResult {
+function compute(inputs: readonly MetricInput[], options: Record<string, unknown>, ctx?: MetricContext): MetricResult {
   const o = parseMetricOptions(PAIRWISE_METRIC_ID, optionsSchema, options);
   const field = o.category_field ?? "category";
   const all = emptyCounts();
@@ -73,14 +73,15 @@ function compute(inputs: readonly MetricInput[], options: Record<string, unknown
     const category = categoryOf(input, field);
     const counts = byCategory.get(category) ?? emptyCounts();
     byCategory.set(category, counts);
-    // Turns: every judged turn, and at least the sample's prompt turns (a turn never judged is an error).
+    // Turns: every judged turn, and at least the task's turns (the sample's prompts are not kept at
+    // scoring time); a turn never judged is an error.
     const turns = new Set<number>();
     for (const call of calls.keys()) {
       const m = /^turn(\d+)-(?:AB|BA)$/.exec(call);
       if (m) turns.add(Number(m[1]));
     }
-    const promptTurns = input.sample?.prompts.length ?? 1;
-    for (let t = 1; t <= Math.max(1, promptTurns); t++) turns.add(t);
+    const expectedTurns = Math.max(1, ctx?.task?.turns ?? 1, input.sample?.prompts.length ?? 1);
+    for (let t = 1; t <= expectedTurns; t++) turns.add(t);
     // A judgement stored under another id (e.g. why no request could be built) explains the missing turns.
     const other = [...calls].find(([call, j]) => !/^turn\d+-(?:AB|BA)$/.test(call) && j.error !== undefined);
     const sampleScores: number[] = [];
