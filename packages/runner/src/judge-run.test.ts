@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, type DevServerRequest, startDevServer } from "@yardstick/testing";
+import { type DevServer, type DevServerRequest, startDevServer, startHubServer } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureIO } from "./__fixtures__/make-task.js";
 import { main } from "./main.js";
@@ -136,5 +136,46 @@ describe("yardstick run with a judge", () => {
     expect(odd.request.messages[0].content).toContain("answer=Answer: no");
     const manifest = json(join(dir, "vs-base", "run.json"));
     expect(manifest.fingerprintParts.options.baseline).toBe(json(join(dir, "base", "run.json")).fingerprint);
+  });
+});
+
+// SEA-HELM's own judged configs, verbatim, with the built-in judges: a criteria task and a pairwise
+// one (its baseline answers are in the rows) judged by the dev server's replies.
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "config", "src", "__fixtures__", "seahelm_tasks");
+const rowsOf = (file: string) =>
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "__fixtures__", "judged-rows", file), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+
+describe("SEA-HELM judged configs end to end", () => {
+  it("answers, judges with the built-in criteria and pairwise judges, and scores with no judge error", async () => {
+    const hub = await startHubServer({
+      datasets: {
+        "aisingapore/Cultural-Evaluation-Kalahi-Judge": { tl: { eval: rowsOf("kalahi.jsonl"), examples: [] } },
+        // The config has a Tagalog MT-Bench too (selected by --langs tl): the same rows serve.
+        "aisingapore/MultiTurn-Chat-MT-Bench": { en: { eval: rowsOf("mt-bench.jsonl"), examples: [] }, tl: { eval: rowsOf("mt-bench.jsonl"), examples: [] } },
+      },
+    });
+    const dev = await startDevServer({ port: 0, models: ["gen", "judge"] });
+    try {
+      const out = join(dir, "seahelm-judged");
+      const args = ["run", join(CORPUS, "cultural", "kalahi_judge"), join(CORPUS, "multi_turn", "mt_bench"), "--tasks", "kalahi-judge,mt-bench", "--langs", "tl,en"];
+      const more = ["--model", "openai-compatible:gen", "--base-url", `${dev.url}/v1`, "--judge-model", "openai-compatible:judge", "--out", out, "--no-report", "--quiet"];
+      const cli = captureIO({ YARDSTICK_CACHE_DIR: cacheDir, YARDSTICK_HF_ENDPOINT: hub.url }, dir);
+      expect(await main([...args, ...more], cli), cli.err()).toBe(0);
+      const results = json(join(out, "results.json"));
+      expect(results.meta.tasks["kalahi-judge/tl"]).toMatchObject({ samples: 2, errors: 0, unanswered: 0 });
+      expect(results.meta.tasks["mt-bench/en"]).toMatchObject({ samples: 4, errors: 0, unanswered: 0 });
+      const calls = judgeRecords("seahelm-judged");
+      // One call per criterion of a kalahi row (3 + 2); both orders of both turns of an MT-Bench row.
+      expect(calls.filter((r) => r.task === "kalahi-judge/tl")).toHaveLength(5);
+      expect(calls.filter((r) => r.task === "mt-bench/en")).toHaveLength(4 * 2 * 2);
+      expect(calls.filter((r) => r.task === "mt-bench/tl")).toHaveLength(4 * 2 * 2);
+      expect(calls.every((r) => r.status === "ok" && r.judgement.error === undefined)).toBe(true);
+    } finally {
+      await hub.close();
+      await dev.close();
+    }
   });
 });
