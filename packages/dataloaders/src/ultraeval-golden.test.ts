@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createUltraEvalPromptBuilder, createUltraEvalTransforms } from "@yardstick/config";
+import { createPythonTransformBridge, createUltraEvalPromptBuilder, createUltraEvalTransforms, pythonProblem } from "@yardstick/config";
 import { ConfigError, type Sample, type TaskSpec } from "@yardstick/core";
 import { ULTRAEVAL_TEXT_POSTS } from "@yardstick/postprocessors";
 import { describe, expect, it } from "vitest";
@@ -126,5 +126,43 @@ describe("ultraeval rows", () => {
     const options = { path: path.join(SAMPLES, "synthetic_mmlu.jsonl"), transform: "datasets/ceval/transform_gen_v0.py" };
     expect(() => loader.checkOptions!(options)).toThrow("the transform datasets/ceval/transform_gen_v0.py has no TypeScript port");
     await expect(loader.load(options).next()).rejects.toSatisfy((e) => ConfigError.isInstance(e) && e.keyPath?.join(".") === "data.options.transform");
+  });
+});
+
+// A transform without a port, run as Python by the bridge (the toy transform written for the bridge tests).
+const BRIDGE_ROOT = fileURLToPath(new URL("../../config/src/__fixtures__/ultraeval/bridge-root/", import.meta.url));
+const TOY = "datasets/toy/transform_gen_v0.py";
+
+describe("ultraeval dataloader with the python3 bridge", () => {
+  // Written by hand: JSON.stringify would put the integer-like key "3" before "10".
+  const rows = ["q0", "q1", "q2"].map((q) => `{"question": "${q}", "answer": "a-${q}", "target_scores": {"10": 0, "3": 1}}`).join("\n");
+  const writeRows = () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ys-bridge-")), "toy.jsonl");
+    writeFileSync(file, `${rows}\n`);
+    return file;
+  };
+
+  it.skipIf(pythonProblem())(`labels and few-shot results come from the Python file${pythonProblem() ? ` (skipped: ${pythonProblem()})` : ""}`, async () => {
+    const bridge = createPythonTransformBridge();
+    try {
+      const bridged = createUltraEvalTransforms({ postprocess: (name, text) => ULTRAEVAL_TEXT_POSTS[name](text) ?? "", bridge });
+      const options = { path: writeRows(), transform: TOY, taskName: "toy_toy_gen", fewshot: 1, root: BRIDGE_ROOT };
+      const samples: Sample[] = [];
+      for await (const s of loadUltraEval(options, {}, { transforms: bridged })) samples.push(s);
+      expect(samples.map((s) => s.label)).toEqual([["A-Q0"], ["A-Q1"], ["A-Q2"]]);
+      const vars = samples[0]!.prompts[0] as { fewshot: { fields: { question: string } }[]; transformed: { record: { input: string }; fewshot: { input: string }[] } };
+      expect(vars.transformed.record.input).toBe("toy_toy_gen|1|q0|10,3");
+      expect(vars.transformed.fewshot.map((f) => f.input)).toEqual(vars.fewshot.map((f) => `toy_toy_gen|1|${f.fields.question}|10,3`));
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  it("refuses an unported transform when python3 is missing, naming why", async () => {
+    const bridged = createUltraEvalTransforms({ postprocess: () => "", bridge: createPythonTransformBridge({ python: "/nonexistent/python3" }) });
+    const loader = createUltraEvalDataloader({ transforms: bridged });
+    expect(() => loader.checkOptions!({ path: writeRows(), transform: TOY, root: BRIDGE_ROOT })).toThrow(
+      `the transform ${TOY} has no TypeScript port, and the python3 bridge cannot run it: /nonexistent/python3 is not available (ENOENT)`,
+    );
   });
 });
