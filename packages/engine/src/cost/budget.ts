@@ -1,5 +1,8 @@
 import {
   ApiCallError,
+  type BatchClient,
+  type BatchItem,
+  type BatchResult,
   type LoglikelihoodRequest,
   type ModelCallContext,
   type ModelProviderV1,
@@ -104,4 +107,75 @@ export function withBudget(inner: ModelProviderV1, settings: BudgetGuardSettings
     };
   }
   return provider;
+}
+
+/**
+ * Wraps a batch client so each batch is paid from `budget`: a submission reserves the worst case
+ * of all its requests (input plus max_tokens, at the batch price) and is refused whole, before any
+ * batch is created, when that would cross the limit; results settle at their recorded usage.
+ */
+export function withBatchBudget(inner: BatchClient, settings: BudgetGuardSettings): BatchClient {
+  const { budget, price } = settings;
+  const batch = settings.batch ?? true;
+  // Reserved worst case per batch and custom id, until its result settles it.
+  const reserved = new Map<string, Map<string, number>>();
+  const settled = new Set<string>();
+  const worstOf = (item: BatchItem) =>
+    costOf(price, countRequestInputTokens(item.request), (item.request.params.maxTokens ?? ASSUMED_OUTPUT_TOKENS) * (item.request.params.n ?? 1), batch);
+  const settleResult = (worst: number, result: BatchResult) => {
+    const usage = result.ok ? result.response.usage : undefined;
+    // A request that failed in a batch is not billed; one without usage is counted at its worst case.
+    budget.settle(worst, result.ok ? (usage ? costOf(price, usage.promptTokens, usage.completionTokens, batch) : worst) : 0);
+  };
+  return {
+    api: inner.api,
+    limits: inner.limits,
+    async submit(items, ctx) {
+      const worst = new Map(items.map((item) => [item.customId, worstOf(item)]));
+      const total = [...worst.values()].reduce((a, b) => a + b, 0);
+      if (!budget.reserve(total)) {
+        throw new ApiCallError(`not sent: this batch could cost up to ${formatUsd(total)}, past --max-cost ${budget.limitUsd} USD`, { retryable: false, kind: "other" });
+      }
+      let created: string[] = [];
+      try {
+        const handles = await inner.submit(items, {
+          ...ctx,
+          onCreated: (handle) => {
+            reserved.set(handle.id, new Map(handle.customIds.map((id) => [id, worst.get(id) ?? 0])));
+            created = created.concat(handle.customIds);
+            return ctx?.onCreated?.(handle);
+          },
+        });
+        return handles;
+      } finally {
+        // What no batch holds was not sent: give its reservation back.
+        const held = new Set(created);
+        let unsent = 0;
+        for (const [id, usd] of worst) if (!held.has(id)) unsent += usd;
+        budget.settle(unsent, 0);
+      }
+    },
+    status: (id, ctx) => inner.status(id, ctx),
+    async results(id, ctx) {
+      const results = await inner.results(id, ctx);
+      const open = reserved.get(id);
+      for (const [customId, result] of results) {
+        const place = `${id}\u0000${customId}`;
+        if (settled.has(place)) continue; // results read twice are paid once
+        settled.add(place);
+        // A batch re-attached after a restart reserved nothing here: its spend still counts.
+        const worst = open?.get(customId) ?? 0;
+        open?.delete(customId);
+        settleResult(worst, result);
+      }
+      // The batch has ended: requests without a result never ran.
+      for (const usd of open?.values() ?? []) budget.settle(usd, 0);
+      reserved.delete(id);
+      return results;
+    },
+    async cancel(id, ctx) {
+      await inner.cancel(id, ctx);
+    },
+    close: () => inner.close(),
+  };
 }

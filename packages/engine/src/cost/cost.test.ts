@@ -1,8 +1,8 @@
 import { ApiCallError, type ChatMessage, type ModelRequest } from "@yardstick/core";
-import { createOpenAICompatible } from "@yardstick/models";
+import { createOpenAIBatchClient, createOpenAICompatible } from "@yardstick/models";
 import { type DevServer, startDevServer } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CostBudget, withBudget } from "./budget.js";
+import { CostBudget, withBatchBudget, withBudget } from "./budget.js";
 import { builtinPrices, costOf, extendPrices, findPrice } from "./price-table.js";
 import { countRequestInputTokens } from "./token-count.js";
 
@@ -98,5 +98,47 @@ describe("withBudget", () => {
     expect(stops).toHaveLength(1);
     expect(stops[0]).toContain("--max-cost 300 USD: stopping before it is crossed");
     await inner.close?.();
+  });
+});
+
+describe("withBatchBudget", () => {
+  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ customId: `c${i}`, request: chatOf([{ role: "user", content: `batched question ${i}` }], 16) }));
+  const batches = () => server.stats().requests["/v1/batches"] ?? 0;
+
+  it("refuses a whole batch whose worst case would cross the limit, before it is created", async () => {
+    const client = createOpenAIBatchClient({ modelId: "m", baseURLs: [`${server.url}/v1`] });
+    const stops: string[] = [];
+    const budget = new CostBudget(100, (m) => stops.push(m));
+    const guarded = withBatchBudget(client, { budget, price: { input: 1e6, output: 1e6, batchDiscount: 0.5 }, batch: true });
+    const before = batches();
+    await expect(guarded.submit(items(10))).rejects.toThrow(/not sent: this batch could cost up to \$\d+\.\d\d, past --max-cost 100 USD/);
+    expect(batches()).toBe(before);
+    expect(stops).toHaveLength(1);
+    expect(budget.reservedUsd).toBe(0);
+    await client.close();
+  });
+
+  it("reserves a batch's worst case at the batch price and settles each result at its usage, once", async () => {
+    const client = createOpenAIBatchClient({ modelId: "m", baseURLs: [`${server.url}/v1`] });
+    const budget = new CostBudget(1000, () => {});
+    const guarded = withBatchBudget(client, { budget, price: { input: 1e6, output: 1e6, batchDiscount: 0.5 }, batch: true });
+    const sent = items(3);
+    const worst = sent.reduce((a, it) => a + (countRequestInputTokens(it.request) + 16) / 2, 0);
+    const [handle] = await guarded.submit(sent);
+    expect(budget.reservedUsd).toBeCloseTo(worst, 6);
+    let status = await guarded.status(handle!.id);
+    for (let i = 0; i < 50 && status?.state !== "ended"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = await guarded.status(handle!.id);
+    }
+    const results = await guarded.results(handle!.id);
+    const usage = [...results.values()].reduce((a, r) => a + (r.ok ? (r.response.usage?.totalTokens ?? 0) : 0), 0);
+    expect(results.size).toBe(3);
+    expect(budget.reservedUsd).toBeCloseTo(0, 6);
+    // Half price: the batch discount.
+    expect(budget.spentUsd).toBeCloseTo(usage / 2, 6);
+    await guarded.results(handle!.id);
+    expect(budget.spentUsd).toBeCloseTo(usage / 2, 6);
+    await client.close();
   });
 });
