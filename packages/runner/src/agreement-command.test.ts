@@ -231,3 +231,64 @@ describe("yardstick label import with a rubric", () => {
     expect(loadDataFolder(data).tasks.get("help")?.def.feedback.rubric).toMatchObject({ type: "select" });
   });
 });
+
+describe("rubric judge and human labels end to end", () => {
+  it("runs the rubric judge, imports the run as a rubric task, labels it, writes the labels back and reports agreement", async () => {
+    const { startDevServer } = await import("@yardstick/testing");
+    const server = await startDevServer({ port: 0, models: ["gen"] });
+    const tmp = mkdtempSync(join(tmpdir(), "yardstick-agreement-e2e-"));
+    const env = { YARDSTICK_CACHE_DIR: join(tmp, "cache") };
+    try {
+      const rubric = join(tmp, "helpfulness.yaml");
+      cpSync(join(LABELS, "tasks", "helpfulness.yaml"), rubric);
+      const rows = Array.from({ length: 8 }, (_, i) => ({ id: `r${i}`, q: `question ${i}`, label: "yes" }));
+      const config = join(tmp, "helpful.judged.json");
+      writeFileSync(config, JSON.stringify({ name: "helpful", rows, judge: "rubric", judgeOptions: { rubric } }));
+      const plugin = join(import.meta.dirname, "__fixtures__", "judge-plugin.ts");
+      const base = `${server.url}/v1`;
+      const run = join(tmp, "run");
+      const ran = captureIO(env, tmp);
+      const args = ["run", config, "--model", "openai-compatible:gen", "--base-url", base, "--judge-model", "openai-compatible:gen", "--judge-base-url", base];
+      expect(await main([...args, "--plugin", plugin, "--out", run, "--no-report", "--quiet"], ran), ran.err()).toBe(0);
+
+      // The judge's choices (the dev server answers the forced tool call), per sample.
+      const judged = new Map<string, string>();
+      for (const line of readFileSync(join(run, "responses.jsonl"), "utf8").trim().split("\n")) {
+        const r = JSON.parse(line);
+        if (r.stage === "judge") judged.set(r.sample, r.judgement.label);
+      }
+      expect(judged.size).toBe(8);
+
+      const data = join(tmp, "data");
+      mkdirSync(data);
+      const imported = captureIO(env, tmp);
+      expect(await main(["label", "import", run, "--rubric", rubric, "--data", data], imported), imported.err()).toBe(0);
+      // ann agrees with the judge everywhere but on the first line, where she picks another choice.
+      const task = loadDataFolder(data).tasks.get("helpfulness")!;
+      const store = new LabelStore(data);
+      const ann = store.labelerByToken(store.addLabeler("ann"))!;
+      let flipped = "";
+      for (;;) {
+        const line = store.next("helpfulness", ann.id, task.lines, 1, 60_000);
+        if (line === undefined) break;
+        const sample = String(task.itemByLine.get(line)!.samples[0]!.metadata!.sample);
+        let label = judged.get(sample)!;
+        if (flipped === "") {
+          flipped = sample;
+          label = label === "helpful" ? "unhelpful" : "helpful";
+        }
+        store.submit("helpfulness", ann.id, line, JSON.stringify({ rubric: label }), null, 1);
+      }
+      store.close();
+      const toRun = captureIO(env, tmp);
+      expect(await main(["label", "to-run", run, "--task", "helpfulness", "--data", data], toRun), toRun.err()).toBe(0);
+
+      const report = (await agreementJson([run])).groups[0].report;
+      expect(report).toMatchObject({ items: 8, pairs: 8, raters: 1, basis: "label", percentAgreement: 7 / 8 });
+      expect(report.disagreements).toHaveLength(1);
+      expect(report.disagreements[0]).toMatchObject({ task: "helpful/en", sample: flipped, rater: "ann", judge: { label: judged.get(flipped) } });
+    } finally {
+      await server.close();
+    }
+  });
+});
