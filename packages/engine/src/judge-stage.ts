@@ -37,7 +37,7 @@ export interface JudgeSettings {
   /** A baseline run (pairwise judging): its generate answers of the same task and sample reach the judge with `run: "baseline"`. */
   baselineStore?: RunStore;
   cache?: RequestCache;
-  /** Samples in flight at once (default 16); a sample's judge calls go one after another. */
+  /** Samples in flight at once (default 16); a sample's judge calls go out together. */
   concurrency?: number;
   progress?: ProgressReporter;
   /** Stop: no new sample is judged once it fires; calls in flight finish and are stored. */
@@ -164,24 +164,26 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
         return false;
       }
       outcome.samples++;
-      let allStored = true;
-      let failed = false;
-      for (let index = 0; index < requests.length; index++) {
-        const first = requests[index]!;
-        let call = await judgeCall(sample, first, first.id, index, kept?.get(first.id));
-        if (!call.fromStore) allStored = false;
-        if (call.judgement.error && call.response && judge.retryRequest) {
-          const retry = judge.retryRequest(first, call.response, call.judgement, options);
-          if (retry) {
-            const id = `${first.id}${RETRY_SUFFIX}`;
-            call = await judgeCall(sample, retry, id, index, kept?.get(id));
-            if (!call.fromStore) allStored = false;
-          }
-        }
-        if (call.judgement.error) failed = true;
-      }
-      if (failed) outcome.errors++;
-      return allStored;
+      // A sample's calls are independent (a criterion each, an order each): they go out together,
+      // so a batch collects them at once; the provider's own limiter caps what is in flight.
+      const results = await Promise.all(requests.map((first, index) => judgeWithRetry(sample, first, index, kept)));
+      if (results.some((r) => r.judgement.error !== undefined)) outcome.errors++;
+      return results.every((r) => r.fromStore);
+    }
+
+    /** One judge request, and the judge's one retry of a reply that did not parse. */
+    async function judgeWithRetry(
+      sample: Sample,
+      first: JudgeRequest,
+      index: number,
+      kept: Map<string, StoredCall> | undefined,
+    ): Promise<{ judgement: Judgement; fromStore: boolean }> {
+      const call = await judgeCall(sample, first, first.id, index, kept?.get(first.id));
+      const retry = call.judgement.error && call.response && judge.retryRequest?.(first, call.response, call.judgement, options);
+      if (!retry) return call;
+      const id = `${first.id}${RETRY_SUFFIX}`;
+      const second = await judgeCall(sample, retry, id, index, kept?.get(id));
+      return { judgement: second.judgement, fromStore: call.fromStore && second.fromStore };
     }
 
     async function judgeCall(
