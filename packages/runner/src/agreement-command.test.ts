@@ -163,6 +163,13 @@ describe("yardstick agreement", () => {
     const line = (id: string, quality: number) =>
       `${JSON.stringify({ sample: { type: "text_completion", id, prompt: "p", completion: "c" }, feedback: { quality, note: "ok" }, timestamp: "t" })}\n`;
     writeFileSync(file, line("s1", 1) + line("s3", 0.5) + line("s4", 1) + line("zz", 1));
+    // A comparison line (two answers at once) rates a pair, not the judged answer: counted, left out.
+    const pair = [1, 2].map((n) => ({ type: "text_completion", id: `p${n}`, metadata: { task: "helpfulness/en", sample: "s1" }, prompt: "p", completion: "c" }));
+    const comparison = join(tmp, "comparison_results.jsonl");
+    writeFileSync(comparison, `${JSON.stringify({ sample: pair, feedback: { better: "p1" }, timestamp: "t", labeler: "ann" })}\n`);
+    const compared = await agreement([RUN, comparison, "--json"]);
+    expect(compared.code).toBe(1);
+    expect(JSON.parse(compared.out).excluded).toMatchObject({ comparisonLabels: 1, unratedLabels: 0 });
     const unread = await agreement([RUN, file, "--json"]);
     expect(unread.code).toBe(1);
     expect(JSON.parse(unread.out).excluded.unratedLabels).toBe(4);
