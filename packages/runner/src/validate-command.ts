@@ -10,7 +10,8 @@ import { findUnrunnable, type UnrunnableTask } from "./tasks.js";
 export const VALIDATE_USAGE = `usage: yardstick validate <config-file-or-folder>... [--suite NAME] [--strict] [--plugin PACKAGE ...] [--schema-only] [--quiet]
 
 Checks config files without running them: the schema, templates against the first rows of local
-data files, plugin ids and options. Exits 1 when a config is invalid. Tasks that are valid but
+data files, judge prompts against the fields their judge fills, plugin ids and options (the judge's
+too). Exits 1 when a config is invalid. Tasks that are valid but
 cannot run here (no port of a metric, log-probability scoring, a missing data file, ...) are
 listed once each, grouped by reason, as warnings.
 
