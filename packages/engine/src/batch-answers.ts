@@ -161,8 +161,9 @@ export async function createBatchAnswers(settings: {
     });
     const sent = new Set<Entry>();
     try {
+      // No signal: a stop while a batch is being created lets the creation finish, so its pending
+      // records are written and a rerun re-attaches instead of paying for it again.
       await client.submit(items, {
-        signal,
         ...(settings.log ? { log: settings.log } : {}),
         onCreated: async (handle: BatchHandle) => {
           counts.created++;
