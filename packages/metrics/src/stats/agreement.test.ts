@@ -110,6 +110,17 @@ describe("cohensKappa", () => {
     expect(cohensKappa(a, b)).toBeCloseTo(0.4, 14);
   });
 
+  it("matches the values scikit-learn's tests pin, nominal and weighted", () => {
+    type Runs = [number, number][];
+    const f = loadFixture<{ cases: { a: Runs; b: Runs; decimals: number; published: Record<string, number> }[] }>("sklearn-cohen-kappa.json");
+    const expandRuns = (runs: Runs) => runs.flatMap(([label, count]) => Array.from({ length: count }, () => label));
+    for (const c of f.cases) {
+      for (const [weights, value] of Object.entries(c.published)) {
+        expectRoundsTo(cohensKappa(expandRuns(c.a), expandRuns(c.b), { weights: weights as "none" | "linear" | "quadratic" }), value, c.decimals);
+      }
+    }
+  });
+
   it("weighted kappa reduces to plain kappa for two categories", () => {
     const a = [0, 0, 1, 1, 1, 0, 1, 0, 1, 1];
     const b = [0, 1, 1, 1, 0, 0, 1, 0, 0, 1];
