@@ -206,7 +206,7 @@ function buildSpec(
     if (ext.labels) labels = ext.labels;
   }
 
-  // Only what a plugin may read: the upstream keys yardstick does not translate (judge settings,
+  // Only what a plugin may read: the upstream keys yardstick does not translate (non-LLM judge blocks,
   // metric switches, metadata) and the upstream class names. The engine and runner read typed fields.
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!CONSUMED_KEYS.has(k)) extra[k] = v;
