@@ -175,3 +175,37 @@ describe("yardstick run --prices", () => {
     expect(missing.err()).toContain("cannot read the price file: ENOENT");
   });
 });
+
+describe("--dry-run and --max-cost with --batch", () => {
+  const batchCalls = () => (server.stats().requests["/v1/batches"] ?? 0) + (server.stats().requests["/v1/files"] ?? 0);
+
+  it("prices at the batch discount, and a batch that could cross the budget is not created", async () => {
+    const { env, prices, base, out } = setup(10, 1);
+    expect(await main([...base, "--limit", "2", "--out", join(out, "..", "warm"), "--quiet"], captureIO(env))).toBe(0);
+    const before = [chatRequests(), batchCalls()];
+    const online = captureIO(env);
+    expect(await main([...base, "--out", out, "--prices", prices, "--dry-run"], online)).toBe(0);
+    const batched = captureIO(env);
+    expect(await main([...base, "--out", out, "--prices", prices, "--dry-run", "--batch"], batched)).toBe(0);
+    expect([chatRequests(), batchCalls()]).toEqual(before);
+    const full = estimateTotals(online.out());
+    const half = estimateTotals(batched.out());
+    expect(half.requests).toBe(8);
+    expect(Number(half.cost.slice(1))).toBeCloseTo(Number(full.cost.slice(1)) / 2, 1);
+    expect(batched.out()).toContain("(batch -50%)");
+
+    // Over the estimate, under the batch's worst case (every answer at max_tokens): refused whole.
+    const budget = (full.input + full.output) / 2 + 5;
+    const io = captureIO(env);
+    expect(await main([...base, "--out", out, "--prices", prices, "--batch", "--max-cost", String(budget)], io)).toBe(130);
+    expect(io.err()).toContain(`--max-cost ${budget} USD: stopping before it is crossed`);
+    expect([chatRequests(), batchCalls()]).toEqual(before);
+
+    const rerun = captureIO(env);
+    expect(await main([...base, "--out", out, "--prices", prices, "--batch", "--batch-poll-seconds", "0.05", "--max-cost", String(budget * 3), "--quiet"], rerun)).toBe(0);
+    expect(chatRequests()).toBe(before[0]);
+    expect(batchCalls()).toBeGreaterThan(before[1]!);
+    expect(JSON.parse(readFileSync(join(out, "results.json"), "utf8")).en.nlu.toy.n).toBe(10);
+  });
+});
+

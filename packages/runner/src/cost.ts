@@ -2,7 +2,7 @@
  * `yardstick run --dry-run / --max-cost / --prices`: the runner's side of @yardstick/engine's cost
  * module — load the price table, estimate the run, refuse an estimate over budget, guard the run.
  */
-import { ConfigError, type ModelProviderV1 } from "@yardstick/core";
+import { type BatchClient, ConfigError, type ModelProviderV1 } from "@yardstick/core";
 import { loadPriceFile } from "@yardstick/config";
 import {
   CostBudget,
@@ -15,6 +15,7 @@ import {
   findPrice,
   formatUsd,
   missingPriceError,
+  withBatchBudget,
   withBudget,
 } from "@yardstick/engine";
 
@@ -45,7 +46,13 @@ export async function loadPrices(file: string | undefined): Promise<PriceTable> 
 export async function planCost(
   cost: CostOptions,
   settings: Omit<EstimateSettings, "prices" | "batch">,
-): Promise<{ estimate: RunEstimate; model: ModelProviderV1; judgeModel: ModelProviderV1 | undefined }> {
+): Promise<{
+  estimate: RunEstimate;
+  model: ModelProviderV1;
+  judgeModel: ModelProviderV1 | undefined;
+  /** Under a budget: wraps a stage's batch client so its batches are paid from the same budget. */
+  guardBatch?: (client: BatchClient, model: ModelProviderV1) => BatchClient;
+}> {
   const judgeModel = settings.judge && settings.tasks.some((t) => t.judge) ? settings.judge.model : undefined;
   const models = judgeModel ? [settings.model, judgeModel] : [settings.model];
   const limit = cost.maxCostUsd;
@@ -62,7 +69,8 @@ export async function planCost(
   }
   const budget = new CostBudget(limit, cost.onBudgetExceeded ?? (() => {}));
   const guard = (m: ModelProviderV1) => withBudget(m, { budget, price: findPrice(cost.prices, m.id, m.modelId)!, ...(cost.batch ? { batch: true } : {}) });
-  return { estimate, model: guard(settings.model), judgeModel: judgeModel ? guard(judgeModel) : undefined };
+  const guardBatch = (client: BatchClient, m: ModelProviderV1) => withBatchBudget(client, { budget, price: findPrice(cost.prices, m.id, m.modelId)!, batch: true });
+  return { estimate, model: guard(settings.model), judgeModel: judgeModel ? guard(judgeModel) : undefined, guardBatch };
 }
 
 /** The dry run's report: per stage and task, what would be sent, its tokens, cost and time. */

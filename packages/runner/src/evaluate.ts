@@ -188,7 +188,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     let judgeModel = judge?.model;
     let estimate: RunEstimate | undefined;
     if (options.cost) {
-      const planned = await planCost(options.cost, {
+      // Batch mode pays the batch price: the estimate and the budget apply the discount.
+      const planned = await planCost(options.batch ? { ...options.cost, batch: true } : options.cost, {
         tasks,
         registry,
         model,
@@ -207,6 +208,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       if (options.cost.dryRun) return { outDir, fingerprint, resumed: false, aborted: false, results: undefined, tasks: [], answering: estimate.answering, estimate };
       runModel = planned.model;
       judgeModel = planned.judgeModel;
+      if (planned.guardBatch && batchApi) batchApi = { ...batchApi, client: planned.guardBatch(batchApi.client, model) };
+      if (planned.guardBatch && judgeBatchApi && judge) judgeBatchApi = { ...judgeBatchApi, client: planned.guardBatch(judgeBatchApi.client, judge.model) };
     }
     store = new RunStore(outDir);
     const { resumed, previousFormatVersion } = await openStore(store, manifest);
