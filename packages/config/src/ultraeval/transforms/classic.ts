@@ -4,25 +4,13 @@
  */
 import { DataLoadError, pyLower } from "@yardstick/core";
 import { ENGLISH_WORDING, lettered } from "./multiple-choice.js";
-import { correctIndex, correctOption, field, letter, text, type UltraEvalTransform } from "./types.js";
+import { correctIndex, correctOption, field, letter, letterGold, strippedGold, text, type UltraEvalTransform } from "./types.js";
 
 /** The option keys when the transform unpacks exactly `n` of them (Python raises otherwise). */
 function exactlyOptions(r: Parameters<UltraEvalTransform>[0], n: number): string[] {
   if (r.targetScores.length !== n) throw new DataLoadError(`target_scores has ${r.targetScores.length} options, the transform expects ${n}`);
   return r.targetScores.map(([k]) => k);
 }
-
-/** The gold as one letter (`A`), no parentheses: the bare-letter gen prompts. */
-function bareLetter(r: Parameters<UltraEvalTransform>[0]): { output: string; processedOutput: string } {
-  const gold = letter(correctIndex(r));
-  return { output: gold, processedOutput: gold };
-}
-
-/** The stripped correct option: what most ppl transforms give as gold. */
-const strippedGold = (r: Parameters<UltraEvalTransform>[0]) => {
-  const gold = correctOption(r).trim();
-  return { output: gold, processedOutput: gold };
-};
 
 /** Python's `"\n".join(x)`: a list of texts joined by newlines (a string is joined character by character, as Python does). */
 function joinedLines(value: unknown): string {
@@ -54,7 +42,7 @@ export const piqaPpl: UltraEvalTransform = (r) => ({ input: `Question: ${text(r,
 
 export const openbookqaGen: UltraEvalTransform = (r) => {
   const [a, b, c, d] = exactlyOptions(r, 4);
-  return { input: `Given the fact: ${text(r, "passage")}\nQuestion: ${text(r, "question")}\nA. ${a}\nB. ${b}\nC. ${c}\nD. ${d}\nAnswer: `, ...bareLetter(r) };
+  return { input: `Given the fact: ${text(r, "passage")}\nQuestion: ${text(r, "question")}\nA. ${a}\nB. ${b}\nC. ${c}\nD. ${d}\nAnswer: `, ...letterGold(r) };
 };
 
 /** openbookqa ppl: a question ending in "?" is asked; otherwise the fact is continued by the question as a clause. */
@@ -69,14 +57,14 @@ export const commonsenseqaGen: UltraEvalTransform = (r) => {
   // Upstream labels at most five options (A–E).
   if (r.targetScores.length > 5) throw new DataLoadError(`target_scores has ${r.targetScores.length} options, the transform labels at most five`);
   const options = r.targetScores.map(([k], i) => `${letter(i)}. ${k}\n`).join("");
-  return { input: `${text(r, "question")}\n${options}Answer: `, ...bareLetter(r) };
+  return { input: `${text(r, "question")}\n${options}Answer: `, ...letterGold(r) };
 };
 
 export const commonsenseqaPpl: UltraEvalTransform = (r) => ({ input: `Question: ${text(r, "question")}\nAnswer: `, ...strippedGold(r) });
 
 export const siqaGen: UltraEvalTransform = (r) => {
   const options = r.targetScores.map(([k], i) => `${letter(i)}. ${k}\n`).join("");
-  return { input: `${text(r, "passage")}\nQuestion: ${text(r, "question")}\n${options}Answer: `, ...bareLetter(r) };
+  return { input: `${text(r, "passage")}\nQuestion: ${text(r, "question")}\n${options}Answer: `, ...letterGold(r) };
 };
 
 export const siqaPpl: UltraEvalTransform = (r) => ({
@@ -86,7 +74,7 @@ export const siqaPpl: UltraEvalTransform = (r) => ({
 
 export const copaGen: UltraEvalTransform = (r) => {
   const [a, b] = exactlyOptions(r, 2);
-  return { input: `${text(r, "passage")}\nQuestion: Which may be the ${text(r, "question")}?\nA. ${a}\nB. ${b}\nAnswer: `, ...bareLetter(r) };
+  return { input: `${text(r, "passage")}\nQuestion: Which may be the ${text(r, "question")}?\nA. ${a}\nB. ${b}\nAnswer: `, ...letterGold(r) };
 };
 
 export const copaPpl: UltraEvalTransform = (r) => ({ input: `${text(r, "passage")}\nQuestion: What may be the ${text(r, "question")}?\nAnswer: `, ...strippedGold(r) });
@@ -94,7 +82,7 @@ export const copaPpl: UltraEvalTransform = (r) => ({ input: `${text(r, "passage"
 export const storyclozeGen: UltraEvalTransform = (r) => {
   const [a, b] = exactlyOptions(r, 2);
   const input = `${joinedLines(field(r, "passage"))}\nQuestion: Which ending makes the most sense?\nA. ${a}\nB. ${b}\nYou may choose between 'A' and 'B'.\nAnswer: `;
-  return { input, ...bareLetter(r) };
+  return { input, ...letterGold(r) };
 };
 
 /** storycloze ppl: the story lines, then the ending as the continuation (gold not stripped). */

@@ -2,20 +2,7 @@
  * Ports of the CLUE (afqmc, tnews, eprstmt, bustm, ocnli, ocnli-fc, cluewsc) and SuperGLUE-style
  * (cb, ax-g, rte, wic, wsc) transforms: sentence pairs or a passage, fixed answer letters.
  */
-import { DataLoadError } from "@yardstick/core";
-import { correctIndex, correctOption, letter, passagePair, questionPair, text, type UltraEvalRecord, type UltraEvalTransform } from "./types.js";
-
-/** Gold letter from a fixed answer list of `n` letters (upstream's `answers[index]` fails past it). */
-function fixedLetter(r: UltraEvalRecord, n: number): { output: string; processedOutput: string } {
-  const i = correctIndex(r);
-  if (i >= n) throw new DataLoadError(`the correct option is number ${i + 1}, but the transform names only ${n} answers`);
-  return { output: letter(i), processedOutput: letter(i) };
-}
-
-const strippedGold = (r: UltraEvalRecord) => {
-  const gold = correctOption(r).trim();
-  return { output: gold, processedOutput: gold };
-};
+import { correctIndex, letter, letterGold, passagePair, questionPair, strippedGold, text, type UltraEvalTransform } from "./types.js";
 
 /** wsc and cluewsc rows give the noun span, then the pronoun span. */
 const questionSpans = questionPair;
@@ -59,7 +46,7 @@ const TNEWS_LABELS = [
 export const tnewsGen: UltraEvalTransform = (r) => {
   const list = TNEWS_LABELS.map((label, i) => `${letter(i)}. ${label}`).join("\n");
   const range = TNEWS_LABELS.map((_, i) => `“${letter(i)}”`).join("，");
-  return { input: `${text(r, "question")}\n请判断上述内容属于什么新闻？\n${list}\n请从${range}中进行选择。\n答：`, ...fixedLetter(r, TNEWS_LABELS.length) };
+  return { input: `${text(r, "question")}\n请判断上述内容属于什么新闻？\n${list}\n请从${range}中进行选择。\n答：`, ...letterGold(r, TNEWS_LABELS.length) };
 };
 
 export const tnewsPpl: UltraEvalTransform = (r) => ({ input: `${text(r, "question")}\n上述内容属于什么新闻？`, ...strippedGold(r) });
@@ -67,14 +54,14 @@ export const tnewsPpl: UltraEvalTransform = (r) => ({ input: `${text(r, "questio
 /** The quotation marks around A and B are reversed upstream (”A“); kept. */
 export const eprstmtGen: UltraEvalTransform = (r) => ({
   input: `内容： ${text(r, "passage")}。请对上述内容进行情绪分类。\nA. 消极\nB. 积极\n请从”A“，”B“中进行选择。\n答：`,
-  ...fixedLetter(r, 2),
+  ...letterGold(r, 2),
 });
 
 export const eprstmtPpl: UltraEvalTransform = (r) => ({ input: `内容： "${text(r, "passage")}"。情绪分类：`, ...strippedGold(r) });
 
 export const bustmGen: UltraEvalTransform = (r) => {
   const [a, b] = passagePair(r);
-  return { input: `语句一：“${a}”\n语句二：“${b}”\n请判断语句一和语句二说的是否是一个意思？\nA. 相关\nB. 无关\n请从“A”，“B”中进行选择。\n答：`, ...fixedLetter(r, 2) };
+  return { input: `语句一：“${a}”\n语句二：“${b}”\n请判断语句一和语句二说的是否是一个意思？\nA. 相关\nB. 无关\n请从“A”，“B”中进行选择。\n答：`, ...letterGold(r, 2) };
 };
 
 export const bustmPpl: UltraEvalTransform = (r) => {
@@ -84,7 +71,7 @@ export const bustmPpl: UltraEvalTransform = (r) => {
 
 export const ocnliGen: UltraEvalTransform = (r) => {
   const [a, b] = passagePair(r);
-  return { input: `语句一：“${a}”\n语句二：“${b}”\n请问这两句话是什么关系？\nA. 矛盾\nB. 无关\nC. 蕴含\n请从“A”，“B”，“C”中进行选择。\n答：`, ...fixedLetter(r, 3) };
+  return { input: `语句一：“${a}”\n语句二：“${b}”\n请问这两句话是什么关系？\nA. 矛盾\nB. 无关\nC. 蕴含\n请从“A”，“B”，“C”中进行选择。\n答：`, ...letterGold(r, 3) };
 };
 
 export const ocnliPpl: UltraEvalTransform = (r) => {
@@ -94,7 +81,7 @@ export const ocnliPpl: UltraEvalTransform = (r) => {
 
 export const ocnliFcGen: UltraEvalTransform = (r) => {
   const [a, b] = passagePair(r);
-  return { input: `阅读文章：${a}\n根据上文，回答如下问题：${b}\nA. 错\nB. 可能\nC. 对\n请从“A”，“B”，“C”中进行选择。\n答：`, ...fixedLetter(r, 3) };
+  return { input: `阅读文章：${a}\n根据上文，回答如下问题：${b}\nA. 错\nB. 可能\nC. 对\n请从“A”，“B”，“C”中进行选择。\n答：`, ...letterGold(r, 3) };
 };
 
 export const ocnliFcPpl: UltraEvalTransform = (r) => {
@@ -105,7 +92,7 @@ export const ocnliFcPpl: UltraEvalTransform = (r) => {
 /** Upstream's quotation marks are mismatched here (“…“ and ”A“); kept. */
 export const cluewscGen: UltraEvalTransform = (r) => {
   const [noun, pronoun] = questionSpans(r);
-  return { input: `${text(r, "passage")}\n此处，“${pronoun}”是否指代“${noun}“？\nA. 是\nB. 否\n请从”A“，”B“中进行选择。\n答：`, ...fixedLetter(r, 2) };
+  return { input: `${text(r, "passage")}\n此处，“${pronoun}”是否指代“${noun}“？\nA. 是\nB. 否\n请从”A“，”B“中进行选择。\n答：`, ...letterGold(r, 2) };
 };
 
 export const cluewscPpl: UltraEvalTransform = (r) => {
@@ -117,7 +104,7 @@ export const cluewscPpl: UltraEvalTransform = (r) => {
 
 export const cbGen: UltraEvalTransform = (r) => {
   const [a, b] = passagePair(r);
-  return { input: `${a}\n${b}\nWhat is the relation between the two sentences?\nA. Contradiction\nB. Entailment\nC. Neutral\nAnswer: `, ...fixedLetter(r, 3) };
+  return { input: `${a}\n${b}\nWhat is the relation between the two sentences?\nA. Contradiction\nB. Entailment\nC. Neutral\nAnswer: `, ...letterGold(r, 3) };
 };
 
 export const cbPpl: UltraEvalTransform = (r) => {
@@ -128,7 +115,7 @@ export const cbPpl: UltraEvalTransform = (r) => {
 /** ax-g gen and rte gen: the same entailment question with fixed Yes/No letters. */
 export const entailmentYesNoGen: UltraEvalTransform = (r) => {
   const [a, b] = passagePair(r);
-  return { input: `${a}\n${b}\nIs the sentence below entailed by the sentence above?\nA. Yes\nB. No\nAnswer: `, ...fixedLetter(r, 2) };
+  return { input: `${a}\n${b}\nIs the sentence below entailed by the sentence above?\nA. Yes\nB. No\nAnswer: `, ...letterGold(r, 2) };
 };
 
 /** rte ppl: the question ends in a space, not a newline as ax-b's and ax-g's do. */
@@ -139,7 +126,7 @@ export const rtePpl: UltraEvalTransform = (r) => {
 
 export const wicGen: UltraEvalTransform = (r) => {
   const [a, b] = passagePair(r);
-  return { input: `Sentence 1: ${a}\nSentence 2: ${b}\nAre '${text(r, "question")}' in the above two sentenses the same?\nA. Yes\nB. No\nAnswer: `, ...fixedLetter(r, 2) };
+  return { input: `Sentence 1: ${a}\nSentence 2: ${b}\nAre '${text(r, "question")}' in the above two sentenses the same?\nA. Yes\nB. No\nAnswer: `, ...letterGold(r, 2) };
 };
 
 /** wic ppl: the word is not quoted, unlike in the gen prompt. */
@@ -150,7 +137,7 @@ export const wicPpl: UltraEvalTransform = (r) => {
 
 export const wscGen: UltraEvalTransform = (r) => {
   const [noun, pronoun] = questionSpans(r);
-  return { input: `Passage: ${text(r, "passage")}\nDoes the pronoun # ${pronoun} # refer to * ${noun} *?\nA. Yes\nB. No\nAnswer: `, ...fixedLetter(r, 2) };
+  return { input: `Passage: ${text(r, "passage")}\nDoes the pronoun # ${pronoun} # refer to * ${noun} *?\nA. Yes\nB. No\nAnswer: `, ...letterGold(r, 2) };
 };
 
 export const wscPpl: UltraEvalTransform = (r) => {

@@ -3,17 +3,7 @@
  * options inline), strategyqa (background, facts, yes/no) and multirc (question, claim, yes/no).
  */
 import { DataLoadError } from "@yardstick/core";
-import { correctIndex, correctOption, field, letter, questionPair, text, type UltraEvalRecord, type UltraEvalTransform } from "./types.js";
-
-const strippedGold = (r: UltraEvalRecord) => {
-  const gold = correctOption(r).trim();
-  return { output: gold, processedOutput: gold };
-};
-
-const bareLetter = (r: UltraEvalRecord) => {
-  const gold = letter(correctIndex(r));
-  return { output: gold, processedOutput: gold };
-};
+import { field, letter, letterGold, questionPair, strippedGold, text, type UltraEvalRecord, type UltraEvalTransform } from "./types.js";
 
 /** The first four options as `A. x` lines (upstream reads exactly four and fails on fewer). */
 function fourOptionLines(r: UltraEvalRecord): string {
@@ -28,11 +18,11 @@ const englishExam = (r: UltraEvalRecord) => `Question: ${text(r, "question")}\nO
 const chineseExam = (r: UltraEvalRecord) => `问题：${text(r, "question")}\n选项：${fourOptionLines(r)}\n答案：`;
 
 /** medqa-usmle gen: the gold letter, no parentheses. */
-export const englishExamGen: UltraEvalTransform = (r) => ({ input: englishExam(r), ...bareLetter(r) });
+export const englishExamGen: UltraEvalTransform = (r) => ({ input: englishExam(r), ...letterGold(r) });
 /** medqa-usmle ppl and medmcqa ppl: the gold option text. */
 export const englishExamPpl: UltraEvalTransform = (r) => ({ input: englishExam(r), ...strippedGold(r) });
 /** jecqa gen. */
-export const chineseExamGen: UltraEvalTransform = (r) => ({ input: chineseExam(r), ...bareLetter(r) });
+export const chineseExamGen: UltraEvalTransform = (r) => ({ input: chineseExam(r), ...letterGold(r) });
 /** jecqa ppl and medqa-mcmle ppl. */
 export const chineseExamPpl: UltraEvalTransform = (r) => ({ input: chineseExam(r), ...strippedGold(r) });
 
@@ -60,9 +50,7 @@ export const strategyqaPpl: UltraEvalTransform = (r) => ({ input: `${strategyBac
 
 export const multircGen: UltraEvalTransform = (r) => {
   const [question, claim] = questionPair(r);
-  const i = correctIndex(r);
-  if (i >= 2) throw new DataLoadError(`the correct option is number ${i + 1}, but the transform names only 2 answers`);
-  return { input: `${text(r, "passage")}\nQuestion: ${question}\nClaim: ${claim}\nIs it true?\nA. Yes\nB. No\nAnswer: `, output: letter(i), processedOutput: letter(i) };
+  return { input: `${text(r, "passage")}\nQuestion: ${question}\nClaim: ${claim}\nIs it true?\nA. Yes\nB. No\nAnswer: `, ...letterGold(r, 2) };
 };
 
 export const multircPpl: UltraEvalTransform = (r) => {

@@ -107,3 +107,21 @@ export function exactMatchGold(r: UltraEvalRecord, post: UltraEvalGoldPostproces
   const a = answers(r);
   return { output: a, processedOutput: (typeof a === "string" ? [a] : a).map((x) => post("exact_match_post", x)) };
 }
+
+/** Gold as the stripped correct option, for output and processed output alike (most ppl transforms). */
+export function strippedGold(record: UltraEvalRecord): { output: string; processedOutput: string } {
+  const gold = correctOption(record).trim();
+  return { output: gold, processedOutput: gold };
+}
+
+/**
+ * Gold as the correct option's bare letter (`A`, no parentheses); with `lettersNamed`, a fixed answer
+ * list of that many letters, past which upstream's `answers[index]` fails.
+ */
+export function letterGold(record: UltraEvalRecord, lettersNamed?: number): { output: string; processedOutput: string } {
+  const i = correctIndex(record);
+  if (lettersNamed !== undefined && i >= lettersNamed) {
+    throw new DataLoadError(`the correct option is number ${i + 1}, but the transform names only ${lettersNamed} answers`);
+  }
+  return { output: letter(i), processedOutput: letter(i) };
+}
