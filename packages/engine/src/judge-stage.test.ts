@@ -14,7 +14,7 @@ import {
   type TaskSpec,
 } from "@yardstick/core";
 import { createOpenAICompatible } from "@yardstick/models";
-import { type DevServer, type DevServerRequest, startDevServer } from "@yardstick/testing";
+import { type DevServer, type DevServerRequest, startDevServer, testJudge } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerTasks } from "./answer.js";
 import { runEvaluation } from "./evaluate.js";
@@ -395,4 +395,22 @@ describe("resolveJudgements", () => {
       ["label", "alice", "human"],
     ]);
   });
+});
+
+// The test judge itself keeps the judge contract.
+testJudge(gradeJudge, {
+  cases: [
+    {
+      name: "one answer",
+      sample: { id: "s0", prompts: [{ q: "question 0" }], label: "yes", raw: {} },
+      answers: [{ stage: "generate", turn: 1, texts: ["Answer: yes"], text: "Answer: yes", request: { messages: [{ role: "user", content: "Q: question 0" }] } }],
+      options: {},
+      task: task(),
+      expectedRequests: 1,
+      replies: [
+        { response: "<grade>PASS</grade>", expected: { score: 1, label: "PASS" } },
+        { response: "it passes", expected: { error: true } },
+      ],
+    },
+  ],
 });

@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, type DevServerRequest, startDevServer, startHubServer } from "@yardstick/testing";
+import { type DevServer, type DevServerRequest, startDevServer, startHubServer, testJudge } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { grade } from "./__fixtures__/judge-plugin.js";
 import { captureIO } from "./__fixtures__/make-task.js";
 import { main } from "./main.js";
 
@@ -113,7 +114,7 @@ describe("yardstick run with a judge", () => {
     expect(missing.err()).toMatch(/task unknown-judge\/en needs the judge "nope", which is not installed/);
     const refused = io();
     expect(await main(run(config("bad-options", { judgeOptions: { colour: "red" }, judgeModel: "m" }), "d"), refused)).not.toBe(0);
-    expect(refused.err()).toMatch(/task bad-options\/en gives the judge "grade" options it refuses \(judge\.options\): unknown option colour/);
+    expect(refused.err()).toMatch(/task bad-options\/en gives the judge "grade" options it refuses \(judge\.options\): judge "grade": unknown option colour/);
     const noModel = io();
     expect(await main(run(config("no-judge-model"), "e"), noModel)).not.toBe(0);
     expect(noModel.err()).toMatch(/task no-judge-model\/en has a judge but its config names no judge model: pass --judge-model/);
@@ -178,4 +179,22 @@ describe("SEA-HELM judged configs end to end", () => {
       await dev.close();
     }
   });
+});
+
+// The plugin's judge keeps the judge contract.
+testJudge(grade, {
+  cases: [
+    {
+      sample: { id: "r0", prompts: [{ q: "question 0" }], label: "yes", raw: {} },
+      answers: [
+        { stage: "generate", turn: 1, texts: ["Answer: yes"], text: "Answer: yes" },
+        { stage: "generate", turn: 1, texts: ["Answer: no"], text: "Answer: no", run: "baseline" },
+      ],
+      options: { pairwise: true },
+      task: { key: "graded/en", name: "graded", language: "en", competency: "", data: { id: "inline-rows" }, fewshot: 0, prompt: { id: "plain-question" }, mode: "generate", endpoint: "chat", generation: {}, postprocessors: [], metrics: [], mainScore: "pass_rate", errorResponses: "replace" },
+      expectedRequests: 2,
+      replies: [{ response: "<grade>FAIL</grade>", expected: { score: 0, label: "FAIL" } }],
+    },
+  ],
+  invalidOptions: [{ colour: "red" }],
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { ConfigDialectV1, DataloaderV1, JudgeV2, MetricV1, PromptBuilderV1, TaskSpec } from "@yardstick/core";
+import { type ConfigDialectV1, ConfigError, type DataloaderV1, type JudgeV2, type MetricV1, type PromptBuilderV1, type TaskSpec } from "@yardstick/core";
 
 // A plugin package for the judge-stage tests of `yardstick run`: a config dialect whose tasks have a
 // judge (`*.judged.json`), their rows, a grading judge and its metric.
@@ -60,15 +60,18 @@ const question: PromptBuilderV1 = {
   build: ({ sample }) => [{ role: "user", content: `Q: ${String(sample.prompts[0]?.q)}` }],
 };
 
+function checkGradeOptions(options: Record<string, unknown>): void {
+  const unknown = Object.keys(options).filter((k) => k !== "pairwise");
+  if (unknown.length > 0) throw new ConfigError(`judge "grade": unknown option ${unknown.join(", ")}`, { expected: "pairwise" });
+}
+
 /** Asks the judge model whether an answer states the reference; with `pairwise`, the baseline run's answer too. */
-const grade: JudgeV2 = {
+export const grade: JudgeV2 = {
   specVersion: "v2",
   id: "grade",
-  checkOptions(options) {
-    const unknown = Object.keys(options).filter((k) => k !== "pairwise");
-    if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(", ")} (known: pairwise)`);
-  },
+  checkOptions: checkGradeOptions,
   buildRequests(sample, answers, options) {
+    checkGradeOptions(options);
     const ask = (id: string, text: string) => ({
       id,
       request: { kind: "chat" as const, messages: [{ role: "user" as const, content: `GRADE ref=${String(sample.label)} answer=${text}` }], params: {} },
