@@ -2,17 +2,23 @@
  * `rubric-judge`: the rubric judge's choices. `mean_score` is the mean of the chosen choices' scores
  * over the rows judged without error; `label_counts` (in details, and `count:<label>` in the scores)
  * counts each label; rows without a usable judgement are `judge_errors` and have no score.
+ * `details.categories`: the mean score per `metadata.category` (option `category_field`).
  */
 import type { MetricResult, MetricV1, SampleScore } from "@yardstick/core";
 import { z } from "zod";
-import { type JudgeErrorDetail, judgeCalls, mean, NO_JUDGEMENT, parseMetricOptions } from "./common.js";
+import { categoryMeans, categoryOf, type JudgeErrorDetail, judgeCalls, mean, NO_JUDGEMENT, parseMetricOptions } from "./common.js";
 
 export const RUBRIC_METRIC_ID = "rubric-judge";
 
-const optionsSchema = z.strictObject({});
+const optionsSchema = z.strictObject({
+  /** The metadata field of the per-category mean scores (default `category`). */
+  category_field: z.string().min(1).optional(),
+});
 
 function compute(inputs: Parameters<MetricV1["compute"]>[0], options: Record<string, unknown>): MetricResult {
-  parseMetricOptions(RUBRIC_METRIC_ID, optionsSchema, options);
+  const o = parseMetricOptions(RUBRIC_METRIC_ID, optionsSchema, options);
+  const field = o.category_field ?? "category";
+  const rows: { category: string; value: number }[] = [];
   const perSample: SampleScore[] = [];
   const errors: JudgeErrorDetail[] = [];
   const scores: number[] = [];
@@ -26,12 +32,13 @@ function compute(inputs: Parameters<MetricV1["compute"]>[0], options: Record<str
       continue;
     }
     scores.push(j.score);
+    rows.push({ category: categoryOf(input, field), value: j.score });
     labelCounts[j.label] = (labelCounts[j.label] ?? 0) + 1;
     perSample.push({ sampleId: input.sampleId, scores: { mean_score: j.score, judge_errors: 0 } });
   }
   const taskScores: Record<string, number> = { mean_score: mean(scores), judged: scores.length, judge_errors: errors.length };
   for (const [label, n] of Object.entries(labelCounts).sort(([a], [b]) => (a < b ? -1 : 1))) taskScores[`count:${label}`] = n;
-  return { scores: taskScores, perSample, details: { label_counts: labelCounts, errors } };
+  return { scores: taskScores, perSample, details: { label_counts: labelCounts, categories: categoryMeans(rows, 1), errors } };
 }
 
 export const rubricJudgeMetric: MetricV1 = {

@@ -13,7 +13,8 @@ const optionsSchema = z.object({
   category_field: z.string().min(1).optional(),
 });
 
-function verdictMetric(id: string, description: string, defaultCategoryField: string | undefined): MetricV1 {
+/** `defaultCategoryField`: BabyVision's `type` as upstream; AA-LCR's `document_category` and MathVision's `subject` are extra (upstream reports no categories for them). */
+function verdictMetric(id: string, description: string, defaultCategoryField: string): MetricV1 {
   const parse = (options: Record<string, unknown>) => parseMetricOptions(id, optionsSchema, options);
   return {
     specVersion: "v1",
@@ -39,12 +40,12 @@ function verdictMetric(id: string, description: string, defaultCategoryField: st
           if (j.data?.ambiguous === true) ambiguous++;
         }
         perSample.push({ sampleId: input.sampleId, scores: { accuracy_score: score, judge_errors: error } });
-        rows.push({ category: field === undefined ? "(all)" : categoryOf(input, field), value: score });
+        rows.push({ category: categoryOf(input, field), value: score });
       }
       return {
         scores: { accuracy_score: 100 * mean(rows.map((r) => r.value)), judge_errors: errors.length, ambiguous_verdicts: ambiguous },
         perSample,
-        details: { ...(field !== undefined ? { categories: categoryMeans(rows, 100) } : {}), errors },
+        details: { categories: categoryMeans(rows, 100), errors },
       };
     },
     checkOptions(options) {
@@ -53,6 +54,6 @@ function verdictMetric(id: string, description: string, defaultCategoryField: st
   };
 }
 
-export const aaLcrJudgeMetric = verdictMetric("seahelm-aa-lcr-judge", "SEA-HELM AA-LCR judge: accuracy of CORRECT/INCORRECT verdicts", undefined);
-export const mathVisionJudgeMetric = verdictMetric("seahelm-mathvision-judge", "SEA-HELM MathVision judge: accuracy of CORRECT/INCORRECT verdicts", undefined);
+export const aaLcrJudgeMetric = verdictMetric("seahelm-aa-lcr-judge", "SEA-HELM AA-LCR judge: accuracy of CORRECT/INCORRECT verdicts", "document_category");
+export const mathVisionJudgeMetric = verdictMetric("seahelm-mathvision-judge", "SEA-HELM MathVision judge: accuracy of CORRECT/INCORRECT verdicts", "subject");
 export const babyVisionJudgeMetric = verdictMetric("seahelm-babyvision-judge", "SEA-HELM BabyVision judge: accuracy of TRUE/FALSE verdicts, per type", "type");
