@@ -61,6 +61,9 @@ export async function setupJudge(
     if (options.judgeModel === undefined) {
       log?.(`judge model: ${spec} (the judge model the config names; --judge-model to choose another)${baseURLs.length ? ` at ${baseURLs.join(", ")}` : ""}`);
     }
+    if (baseURLs.length === 0 && spec.startsWith("anthropic:") && !apiKey) {
+      throw new ConfigError(`the judge model ${spec} needs an API key: pass --judge-api-key-env NAME (e.g. ANTHROPIC_API_KEY)`);
+    }
     if (baseURLs.length === 0 && /^(openai-compatible|openai):/.test(spec)) {
       throw new ConfigError(`the judge model ${spec} needs --judge-base-url (or --base-url): the URL of the server that serves it`);
     }
