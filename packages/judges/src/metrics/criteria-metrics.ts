@@ -164,7 +164,7 @@ function criteriaMetric(spec: CriteriaMetricSpec): MetricV1 {
         for (const r of results) {
           if (r.error === undefined) continue;
           sampleErrors++;
-          errors.push({ sampleId: input.sampleId, call: r.turn !== undefined && spec.id.includes("mt-bench") ? `turn${r.turn}-criterion-${r.index}` : `criterion-${r.index}`, error: r.error });
+          errors.push({ sampleId: input.sampleId, call: r.turn !== undefined ? `turn${r.turn}-criterion-${r.index}` : `criterion-${r.index}`, error: r.error });
         }
         if (problem !== undefined) {
           sampleErrors++;
