@@ -12,9 +12,7 @@ import {
   backoffDelay,
   createAdaptiveLimiter,
   createTransport,
-  isRetryableStatus,
   type LimiterOutcome,
-  parseRetryAfter,
   sleep,
   TransportError,
 } from "@yardstick/http";
@@ -29,7 +27,7 @@ import {
   toUsage,
 } from "./anthropic-wire.js";
 import { parseSettings } from "./config-error.js";
-import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText } from "./model-call-error.js";
+import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText, statusFailure } from "./model-call-error.js";
 
 export interface AnthropicProvider extends ModelProviderV1 {
   readonly id: "anthropic";
@@ -92,14 +90,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
           failure = read;
         } else {
           if (reply.status === 429 || reply.status === OVERLOADED) outcome = "rate-limited";
-          const retryAfterMs = parseRetryAfter(reply.headers["retry-after"]);
-          failure = {
-            kind: "api",
-            status: reply.status,
-            retryable: isRetryableStatus(reply.status),
-            message: `HTTP ${reply.status}: ${errorText(reply.text)}`,
-            ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-          };
+          failure = statusFailure(reply.status, reply.headers, errorText(reply.text));
         }
       } catch (cause) {
         if (!(cause instanceof TransportError)) throw cause;

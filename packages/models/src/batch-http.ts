@@ -1,6 +1,6 @@
 import type { CallContext } from "@yardstick/core";
-import { backoffDelay, createTransport, isRetryableStatus, parseRetryAfter, sleep, TransportError } from "@yardstick/http";
-import { abortedCallError, type CallFailure, createScrubber, failedCallError, retryDelay, shortErrorText } from "./model-call-error.js";
+import { backoffDelay, createTransport, sleep, TransportError } from "@yardstick/http";
+import { abortedCallError, type CallFailure, createScrubber, failedCallError, retryDelay, shortErrorText, statusFailure } from "./model-call-error.js";
 
 /** What the batch clients need of the provider settings to make their calls. */
 export interface BatchHttpSettings {
@@ -57,14 +57,7 @@ export function createBatchHttp(s: BatchHttpSettings): BatchHttp {
           const reply =
             method === "GET" ? await transport.get(endpoint, path, sent, s.timeoutMs, signal) : await transport.post(endpoint, path, body ?? "", sent, s.timeoutMs, signal);
           if (reply.status >= 200 && reply.status < 300) return reply.text;
-          const retryAfterMs = parseRetryAfter(reply.headers["retry-after"]);
-          failure = {
-            kind: "api",
-            status: reply.status,
-            retryable: isRetryableStatus(reply.status),
-            message: `HTTP ${reply.status}: ${errorText(reply.text)}`,
-            ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-          };
+          failure = statusFailure(reply.status, reply.headers, errorText(reply.text));
         } catch (cause) {
           if (!(cause instanceof TransportError)) throw cause;
           if (cause.kind === "aborted") throw abortedCallError(s.who, method, url, attempt, cause);

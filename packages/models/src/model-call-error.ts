@@ -1,4 +1,6 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { ApiCallError, type ModelErrorRecord } from "@yardstick/core";
+import { isRetryableStatus, parseRetryAfter } from "@yardstick/http";
 
 /**
  * The ApiCallError a provider throws when a request failed for good. Besides status and retryable it
@@ -42,6 +44,18 @@ export interface CallFailure {
   status?: number;
   retryAfterMs?: number;
   cause?: unknown;
+}
+
+/** The failure of a non-2xx reply (`errorText`: the body's message, already shortened and scrubbed): retried as the shared policy says, after the server's Retry-After. */
+export function statusFailure(status: number, headers: IncomingHttpHeaders, errorText: string): CallFailure {
+  const retryAfterMs = parseRetryAfter(headers["retry-after"]);
+  return {
+    kind: "api",
+    status,
+    retryable: isRetryableStatus(status),
+    message: `HTTP ${status}: ${errorText}`,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
 }
 
 /** Replaces every secret (API key, header values of 4+ characters) in a text by `***`. */

@@ -16,16 +16,14 @@ import {
   createAdaptiveLimiter,
   createTransport,
   type Endpoint,
-  isRetryableStatus,
   type LimiterOutcome,
-  parseRetryAfter,
   sleep,
   TransportError,
 } from "@yardstick/http";
 import type { z } from "zod";
 import { parseSettings } from "./config-error.js";
 import { scoreContinuation } from "./loglikelihood.js";
-import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText } from "./model-call-error.js";
+import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText, statusFailure } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
 import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
 import { openAIChatFields, openAISamplingFields } from "./openai-request-body.js";
@@ -173,14 +171,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
           }
         } else {
           if (reply.status === 429) outcome = "rate-limited";
-          const retryAfterMs = parseRetryAfter(reply.headers["retry-after"]);
-          result = {
-            kind: "api",
-            status: reply.status,
-            retryable: isRetryableStatus(reply.status),
-            message: `HTTP ${reply.status}: ${errorText(reply.text)}`,
-            ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-          };
+          result = statusFailure(reply.status, reply.headers, errorText(reply.text));
         }
       } catch (cause) {
         if (!(cause instanceof TransportError)) throw cause;
