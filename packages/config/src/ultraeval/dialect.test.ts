@@ -1,3 +1,5 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, type TaskSpec } from "@yardstick/core";
 import { testDialect } from "@yardstick/testing";
@@ -6,6 +8,7 @@ import { loadTasks } from "../load-tasks.js";
 import { seahelmDialect } from "../seahelm-dialect.js";
 import { CORPUS_TASKS, FIXTURES } from "../test-files.test-helper.js";
 import { ultraevalDialect } from "./dialect.js";
+import { pythonProblem } from "./python-transform-bridge.js";
 
 const FIX = path.join(FIXTURES, "ultraeval");
 const ROOT = path.join(FIX, "corpus");
@@ -98,6 +101,28 @@ describe("ultraeval dialect on the upstream corpus", () => {
       /^uses the transform datasets\/ceval\/transform_gen_v1\.py, which has no TypeScript port, and the python3 bridge cannot run it: (python3 is not available|the transform file .*datasets\/ceval\/transform_gen_v1\.py is not there)/,
     );
   });
+
+  it.skipIf(pythonProblem())(
+    `runs a task whose transform has no port but whose Python file is in the checkout, through the bridge${pythonProblem() ? ` (skipped: ${pythonProblem()})` : ""}`,
+    async () => {
+      const root = mkdtempSync(path.join(tmpdir(), "ys-ultraeval-bridged-"));
+      const write = (rel: string, text: string) => {
+        mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        writeFileSync(path.join(root, rel), text);
+      };
+      const config = { task_name: "law", path: "datasets/ceval/data/law.jsonl", description: "", transform: "datasets/ceval/transform_gen_v1.py", fewshot: 0 };
+      write("datasets/ceval/config/law_gen.json", JSON.stringify({ ...config, generate: { method: "generate", params: "" }, postprocess: "", metric: { accuracy: { evaluation: { type: "prefix_match" } } } }));
+      write("datasets/ceval/data/law.jsonl", '{"question": "q", "target_scores": {"a": 1}}\n');
+      write("datasets/ceval/transform_gen_v1.py", "def transform(data, num_sample, r, dataset_name):\n    return {'input': data['question'], 'output': '', 'processed_output': ''}\n");
+      const [task] = await ultraevalDialect.load(path.join(root, "datasets"));
+      expect(task?.unsupported).toBeUndefined();
+      expect(task?.diagnostics?.some((d) => d.level === "info" && d.message.includes("runs as the Python file through the python3 bridge"))).toBe(true);
+      // The dataloader is told the root the worker imports from; ported tasks do not carry it.
+      expect(task?.data.options).toMatchObject({ transform: "datasets/ceval/transform_gen_v1.py", root });
+      const [ported] = await ultraevalDialect.load(path.join(DATASETS, "mmlu", "config", "abstract-algebra_gen.json"));
+      expect(ported?.data.options).not.toHaveProperty("root");
+    },
+  );
 
   it("keeps names of a merged array, reads the older key spelling, and keys a repeated name apart", async () => {
     const tasks = await ultraevalDialect.load(MERGED);
