@@ -153,6 +153,17 @@ describe("ultraeval dataloader with the python3 bridge", () => {
       const vars = samples[0]!.prompts[0] as { fewshot: { fields: { question: string } }[]; transformed: { record: { input: string }; fewshot: { input: string }[] } };
       expect(vars.transformed.record.input).toBe("toy_toy_gen|1|q0|10,3");
       expect(vars.transformed.fewshot.map((f) => f.input)).toEqual(vars.fewshot.map((f) => `toy_toy_gen|1|${f.fields.question}|10,3`));
+      // The prompt builder lays the Python results out as for a port: description, example (input + output), input.
+      const builder = createUltraEvalPromptBuilder({ transforms: bridged });
+      const task = { ...taskFor({ task_name: "toy_toy_gen", fewshot: 1 } as Golden), key: "toy_toy_gen" };
+      const prompt = builder.build({ sample: samples[0]!, task, examples: [], turn: 1, previousResponses: [] }, { transform: TOY, description: "Toy.", taskName: "toy_toy_gen" });
+      const example = vars.fewshot[0]!.fields.question;
+      expect(prompt).toMatch(new RegExp(`^Toy\\.\\n\\ntoy_toy_gen\\|1\\|${example}\\|10,3\\d+\\n\\ntoy_toy_gen\\|1\\|q0\\|10,3$`));
+      // A sample loaded without the bridge's results cannot be laid out.
+      const bare = { ...samples[0]!, prompts: [{ record: vars.fewshot[0], fewshot: [] }] };
+      expect(() => builder.build({ sample: bare, task: { ...task, fewshot: 0 }, examples: [], turn: 1, previousResponses: [] }, { transform: TOY })).toThrow(
+        "has no TypeScript port and the sample carries no python3 bridge results",
+      );
     } finally {
       await bridge.close();
     }
