@@ -1,5 +1,4 @@
 import type { MetricInput, TaskSpec } from "@yardstick/core";
-import { testJudge, testMetric } from "@yardstick/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { criteriaJudge } from "./criteria-judge.js";
 import { healthbenchJudge } from "./healthbench-judge.js";
@@ -167,68 +166,3 @@ describe("seahelm-healthbench judge: points, the floor at 0, and the criterion o
     expect(result.scores).toMatchObject({ average_criteria_score: 0, judge_errors: 1 });
   });
 });
-
-const kalahi = await corpusTask("kalahi-judge/tl");
-const syntax = await corpusTask("syntax-criteria/id");
-const mtBenchJudge = await corpusTask("mt-bench-judge/en");
-const health = await corpusTask("healthbench/en");
-testJudge(criteriaJudge, {
-  cases: [
-    {
-      name: "kalahi",
-      sample: fixtureSamples("kalahi.jsonl")[0]!,
-      answers: storedAnswers(["sagot"]),
-      options: kalahi.judge!.options!,
-      task: kalahi,
-      expectedRequests: 3,
-      replies: [
-        { response: classified("CLASS_SLIGHTLY_MET"), expected: { label: "CLASS_SLIGHTLY_MET", score: 0.25 } },
-        { response: "<classification>CLASS_NOPE</classification>", expected: { error: true } },
-        { response: "no tags at all", expected: { error: true } },
-      ],
-    },
-    { name: "syntax-criteria", sample: fixtureSamples("syntax-criteria.jsonl")[0]!, answers: storedAnswers(["Buku dibaca."]), options: syntax.judge!.options!, task: syntax, expectedRequests: 12 },
-    { name: "mt-bench-judge", sample: fixtureSamples("mt-bench-judge.jsonl")[0]!, answers: storedAnswers(["a", "b"]), options: mtBenchJudge.judge!.options!, task: mtBenchJudge, expectedRequests: 3 },
-  ],
-  invalidOptions: [{}, { classifications: {}, judge_prompts: { criteria_prompt: "x" } }, { classifications: { CLASS_MET: "one" }, judge_prompts: { criteria_prompt: "x" } }],
-});
-
-testJudge(healthbenchJudge, {
-  cases: [
-    {
-      name: "healthbench",
-      sample: fixtureSamples("healthbench.jsonl")[1]!,
-      answers: storedAnswers(["Yes, that is fine."]),
-      options: health.judge!.options!,
-      task: health,
-      expectedRequests: 2,
-      replies: [
-        { response: '{"criteria_met": true}', expected: { label: "met", score: 1 } },
-        { response: '{"explanation": "x", "criteria_met": false} and later {"criteria_met": true}', expected: { score: 1 } },
-        { response: '{"criteria_met": "yes"}', expected: { error: true } },
-      ],
-    },
-  ],
-  invalidOptions: [{}, { judge_prompts: { criteria_prompt: 3 } }],
-});
-
-const judged = (calls: [string, number | undefined][]) =>
-  calls.map(([call, score]) => ({ stage: "judge", call, judgement: score === undefined ? { error: "bad reply" } : { score, label: "x" } }));
-for (const metric of [criteriaJudgeMetric, lindseaJudgeMetric, mtBenchJudgeMetric, healthbenchJudgeMetric]) {
-  const file = metric === healthbenchJudgeMetric ? "healthbench.jsonl" : metric === lindseaJudgeMetric ? "syntax-criteria.jsonl" : metric === mtBenchJudgeMetric ? "mt-bench-judge.jsonl" : "kalahi.jsonl";
-  const rows = fixtureSamples(file);
-  testMetric(
-    metric,
-    [
-      {
-        name: "fixture rows with an error",
-        inputs: rows.map((s, i) => {
-          const n = (s.raw.criteria as unknown[]).length;
-          return metricInput(s, judged(Array.from({ length: n }, (_, k): [string, number | undefined] => [`criterion-${k}`, k === i ? undefined : k % 2])));
-        }),
-        expectedRange: { average_criteria_score: [0, 100] },
-      },
-    ],
-    { invalidOptions: [{ compat: "yes" }, { compat: { criteriaStringSort: 1 } }] },
-  );
-}

@@ -1,4 +1,3 @@
-import { testJudge, testMetric } from "@yardstick/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusTask, fixtureSamples, judgeWith, metricInput, storedAnswers, systemText, userText } from "./judge-kit.test-helper.js";
 import { combineOrders, pairwiseJudgeMetric } from "./metrics/pairwise-metric.js";
@@ -120,45 +119,3 @@ describe("seahelm-pairwise judge", () => {
     expect(j.error).toMatch(/no verdict label/);
   });
 });
-
-// The conformance suites run on the mt-bench config's own options (loaded in a top-level await, as testJudge registers at load time).
-const mtBench = await corpusTask("mt-bench/en");
-testJudge(pairwiseJudge, {
-  cases: [
-    {
-      name: "mt-bench writing",
-      sample: sample("q1"),
-      answers: modelAnswers,
-      options: mtBench.judge!.options!,
-      task: mtBench,
-      expectedRequests: 4,
-      replies: [
-        { response: "[[A]]", expected: { label: "win", score: 1 } },
-        { requestId: "turn1-BA", response: "[[A]]", expected: { label: "lose", score: 0 } },
-        { response: "[[A]] [[C]]", expected: { error: true } },
-      ],
-    },
-    { name: "mt-bench math with references", sample: sample("q2"), answers: modelAnswers, options: mtBench.judge!.options!, task: mtBench, expectedRequests: 4 },
-  ],
-  invalidOptions: [{}, { judge_prompts: { "without-reference": "not a list" } }, { judge_prompts: { "without-reference": [{ system_prompt: "s" }] } }],
-});
-
-testMetric(
-  pairwiseJudgeMetric,
-  [
-    {
-      name: "two samples",
-      inputs: fixtureSamples("mt-bench.jsonl")
-        .slice(0, 2)
-        .map((s) =>
-          metricInput(s, [
-            { stage: "judge", call: "turn1-AB", judgement: { label: "win", score: 1 } },
-            { stage: "judge", call: "turn1-BA", judgement: { label: "win", score: 1 } },
-            { stage: "judge", call: "turn2-AB", judgement: { error: "no verdict" } },
-          ]),
-        ),
-      expectedRange: { weighted_win_rate: [0, 100], win_rate: [0, 1] },
-    },
-  ],
-  { invalidOptions: [{ ties_allowed: "yes" }] },
-);

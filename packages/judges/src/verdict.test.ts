@@ -1,5 +1,4 @@
 import type { TaskSpec } from "@yardstick/core";
-import { testJudge, testMetric } from "@yardstick/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusTask, fixtureSamples, judgeWith, metricInput, storedAnswers, userText } from "./judge-kit.test-helper.js";
 import { aaLcrJudgeMetric, babyVisionJudgeMetric, mathVisionJudgeMetric } from "./metrics/verdict-metrics.js";
@@ -66,40 +65,3 @@ describe("seahelm-verdict judge (BabyVision, MathVision)", () => {
     expect(result.scores.accuracy_score).toBe(100);
   });
 });
-
-const aaLcr = await corpusTask("aa-lcr/en");
-const baby = await corpusTask("babyvision/en");
-testJudge(verdictJudge, {
-  cases: [
-    {
-      name: "aa-lcr",
-      sample: fixtureSamples("aa-lcr.jsonl")[0]!,
-      answers: storedAnswers(["5 million"]),
-      options: aaLcr.judge!.options!,
-      task: aaLcr,
-      expectedRequests: 1,
-      replies: [
-        { response: "CORRECT", expected: { score: 1, label: "CORRECT" } },
-        { response: "CORRECT INCORRECT", expected: { score: 0, label: "ambiguous" } },
-        { response: "", expected: { error: true } },
-      ],
-    },
-    { name: "babyvision", sample: fixtureSamples("babyvision.jsonl")[0]!, answers: storedAnswers(["\\boxed{B}"]), options: baby.judge!.options!, task: baby, replies: [{ response: "FALSE", expected: { score: 0 } }] },
-  ],
-  invalidOptions: [{}, { judge_prompts: { criteria_prompt: "x" }, verdict_words: { positive: "YES!", negative: "NO" } }, { judge_prompts: { criteria_prompt: "x" }, extract_boxed: "yes" }],
-});
-
-for (const metric of [aaLcrJudgeMetric, mathVisionJudgeMetric, babyVisionJudgeMetric]) {
-  testMetric(
-    metric,
-    [
-      {
-        inputs: fixtureSamples("babyvision.jsonl").map((s, i) =>
-          metricInput(s, [{ stage: "judge", call: "verdict", judgement: i === 0 ? { score: 1, label: "TRUE" } : { error: "no verdict" } }]),
-        ),
-        expectedRange: { accuracy_score: [0, 100] },
-      },
-    ],
-    { invalidOptions: [{ category_field: 3 }] },
-  );
-}
