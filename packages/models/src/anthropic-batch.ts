@@ -2,7 +2,7 @@ import { ConfigError, type ModelResponse } from "@yardstick/core";
 import { anthropicRequestBody } from "./anthropic-request-body.js";
 import { type AnthropicSettings, anthropicSettingsSchema } from "./anthropic-settings.js";
 import { messageResponseSchema, toChoice, toUsage } from "./anthropic-wire.js";
-import { type BatchClient, type BatchHandle, type BatchLimitOptions, type BatchResult, type BatchStatus, checkCustomIds, splitByLimits } from "./batch-client.js";
+import { type BatchClient, type BatchLimitOptions, type BatchResult, type BatchStatus, checkCustomIds, createPerGroup, splitByLimits } from "./batch-client.js";
 import { createBatchHttp } from "./batch-http.js";
 import { parseSettings } from "./config-error.js";
 import { ModelCallError } from "./model-call-error.js";
@@ -96,14 +96,10 @@ export function createAnthropicBatchClient(settings: AnthropicSettings, options:
         if ((item.request.params.n ?? 1) > 1) throw new ConfigError(`${who}: n > 1 is not supported in a Message Batch (send n requests)`);
         return { customId: item.customId, text: JSON.stringify({ custom_id: item.customId, params: anthropicRequestBody(item.request, s.modelId, s.defaultMaxTokens, who) }) };
       });
-      const handles: BatchHandle[] = [];
-      for (const group of splitByLimits(lines, (l) => Buffer.byteLength(l.text) + 1, limits, overhead, (l) => `request ${l.customId}`)) {
-        const created = JSON.parse(await http.call("POST", root, ctx, `{"requests":[${group.map((l) => l.text).join(",")}]}`)) as MessageBatchObject;
-        const handle = { id: created.id, customIds: group.map((l) => l.customId) };
-        await ctx?.onCreated?.(handle);
-        handles.push(handle);
-      }
-      return handles;
+      const groups = splitByLimits(lines, (l) => Buffer.byteLength(l.text) + 1, limits, overhead, (l) => `request ${l.customId}`);
+      const create = async (group: readonly { text: string }[]) =>
+        (JSON.parse(await http.call("POST", root, ctx, `{"requests":[${group.map((l) => l.text).join(",")}]}`)) as MessageBatchObject).id;
+      return createPerGroup(groups, create, ctx);
     },
     async status(batchId, ctx) {
       const b = await getBatch(batchId, ctx);

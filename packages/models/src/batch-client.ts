@@ -1,4 +1,4 @@
-import { type BatchItem, ConfigError } from "@yardstick/core";
+import { type BatchHandle, type BatchItem, type BatchSubmitContext, ConfigError } from "@yardstick/core";
 
 export type { BatchClient, BatchHandle, BatchItem, BatchResult, BatchStatus, BatchSubmitContext } from "@yardstick/core";
 
@@ -40,6 +40,21 @@ export function splitByLimits<T>(
   }
   if (current.length > 0) groups.push(current);
   return groups;
+}
+
+/** Creates a batch per group, in order (`create` returns its id), telling the caller as each one exists. */
+export async function createPerGroup<T extends { customId: string }>(
+  groups: readonly T[][],
+  create: (group: readonly T[]) => Promise<string>,
+  ctx: BatchSubmitContext | undefined,
+): Promise<BatchHandle[]> {
+  const handles: BatchHandle[] = [];
+  for (const group of groups) {
+    const handle = { id: await create(group), customIds: group.map((l) => l.customId) };
+    await ctx?.onCreated?.(handle);
+    handles.push(handle);
+  }
+  return handles;
 }
 
 /** Custom ids must be unique within a submission and fit both APIs' rules. */

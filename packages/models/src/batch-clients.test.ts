@@ -84,6 +84,20 @@ describe("OpenAI batch client", () => {
     expect(await batch.status("batch_missing")).toBeUndefined();
   });
 
+  it("splits by a lowered size limit, and refuses a request larger than the limit alone", async () => {
+    const { server } = await recordingServer();
+    const items = [1, 2, 3].map((i) => ({ customId: `c${i}`, request: chat(`q${i}`) }));
+    // Each line is about 130 bytes: two do not fit in 200.
+    const batch = createOpenAIBatchClient({ modelId: "m", baseURL: `${server.url}/v1` }, { maxBytes: 200 });
+    closers.push(() => batch.close());
+    const { results, batches } = await runBatch(batch, items);
+    expect(batches).toBe(3);
+    expect([...results.values()].every((r) => r.ok)).toBe(true);
+    const tiny = createOpenAIBatchClient({ modelId: "m", baseURL: `${server.url}/v1` }, { maxBytes: 50 });
+    closers.push(() => tiny.close());
+    await expect(tiny.submit(items)).rejects.toThrow(/request c1 is \d+ bytes, more than a batch may hold \(50 bytes\)/);
+  });
+
   it("spells max_tokens as max_completion_tokens when asked", async () => {
     const { server, bodies } = await recordingServer();
     const batch = createOpenAIBatchClient({ modelId: "m", baseURL: `${server.url}/v1` }, { maxTokensField: "max_completion_tokens" });

@@ -8,6 +8,7 @@ import {
   type BatchResult,
   type BatchStatus,
   checkCustomIds,
+  createPerGroup,
   splitByLimits,
 } from "./batch-client.js";
 import { createBatchHttp } from "./batch-http.js";
@@ -123,16 +124,19 @@ export function createOpenAIBatchClient(settings: OpenAICompatibleSettings, opti
       const handles: BatchHandle[] = [];
       // One batch serves one endpoint: chat and completion requests go in separate batches.
       for (const url of new Set(lines.map((l) => l.url))) {
-        const same = lines.filter((l) => l.url === url);
-        for (const group of splitByLimits(same, (l) => Buffer.byteLength(l.text) + 1, limits, 0, (l) => `request ${l.customId}`)) {
+        const groups = splitByLimits(
+          lines.filter((l) => l.url === url),
+          (l) => Buffer.byteLength(l.text) + 1,
+          limits,
+          0,
+          (l) => `request ${l.customId}`,
+        );
+        const create = async (group: readonly { text: string }[]) => {
           const fileId = await upload(group.map((l) => l.text).join("\n"), ctx);
-          const created = JSON.parse(
-            await http.call("POST", "/batches", ctx, JSON.stringify({ input_file_id: fileId, endpoint: url, completion_window: "24h" })),
-          ) as BatchObject;
-          const handle = { id: created.id, customIds: group.map((l) => l.customId) };
-          await ctx?.onCreated?.(handle);
-          handles.push(handle);
-        }
+          const body = JSON.stringify({ input_file_id: fileId, endpoint: url, completion_window: "24h" });
+          return (JSON.parse(await http.call("POST", "/batches", ctx, body)) as BatchObject).id;
+        };
+        handles.push(...(await createPerGroup(groups, create, ctx)));
       }
       return handles;
     },
