@@ -53,6 +53,7 @@ const gradeJudge: JudgeV2 = {
   specVersion: "v2",
   id: "grade",
   buildRequests(sample, answers, options) {
+    if (options.none) return [];
     const mine = answers.find((a) => a.run === undefined)!;
     const prompt = lastUser(mine.request?.messages);
     const requests = [
@@ -152,6 +153,17 @@ function reset(): void {
   behaviour.onJudge = () => {};
   judgePrompts = [];
   seen = [];
+}
+
+/** A baseline run: another model's answers to the same task, in a store of its own (returned unopened). */
+async function baselineRun(dir: string): Promise<RunStore> {
+  const baseModel = model("baseline");
+  const baseStore = new RunStore(dir);
+  await baseStore.open(createRunManifest({ tasks: [task()], model: { provider: "p", modelId: "baseline", identity: "baseline" }, options: {} }));
+  await answerTasks({ tasks: [task()], registry, model: baseModel, store: baseStore });
+  await baseStore.close();
+  await baseModel.close();
+  return new RunStore(dir);
 }
 
 function judgeRecords(dir: string): Record<string, unknown>[] {
@@ -310,14 +322,8 @@ describe("judge stage", () => {
 
   it("passes a baseline run's answers to the judge (run: baseline), through the cache on a rerun", async () => {
     reset();
-    // The baseline run: another model's answers to the same task.
     const baselineDir = join(root, "baseline");
-    const baseModel = model("baseline");
-    const baseStore = new RunStore(baselineDir);
-    await baseStore.open(createRunManifest({ tasks: [task()], model: { provider: "p", modelId: "baseline", identity: "baseline" }, options: {} }));
-    await answerTasks({ tasks: [task()], registry, model: baseModel, store: baseStore });
-    await baseStore.close();
-    await baseModel.close();
+    await baselineRun(baselineDir);
 
     const cache = openRequestCache({ path: join(root, "cache.sqlite") });
     try {
@@ -355,6 +361,21 @@ describe("judge stage failures", () => {
     expect(r.tasks[0]).toMatchObject({ samples: SAMPLES, errors: SAMPLES });
     expect(judgeRecords(dir).every((rec) => rec.call === "" && rec.status === "error")).toBe(true);
     expect(seen[0]?.judgements?.[0]?.judgement.error).toBe("the judge could not build its requests: no baseline answer for s0");
+
+    // With the baseline run given, the same store is judged in full: the failures are superseded.
+    seen = [];
+    const again = await run(dir, task({ pairwise: true }), { baselineStore: await baselineRun(join(root, "late-baseline")) });
+    expect(again.judging[0]).toMatchObject({ samples: SAMPLES, errors: 0, sent: 2 * SAMPLES });
+    expect(again.tasks[0]).toMatchObject({ samples: SAMPLES, errors: 0 });
+    expect(seen[0]?.judgements?.map((j) => j.call)).toEqual(["correct", "vs-baseline"]);
+  });
+
+  it("marks a sample the judge asks nothing about as judged, with no judgements", async () => {
+    reset();
+    const r = await run(join(root, "no-requests"), task({ none: true }));
+    expect(r.judging[0]).toMatchObject({ samples: SAMPLES, errors: 0, sent: 0 });
+    expect(r.tasks[0]).toMatchObject({ samples: SAMPLES, unanswered: 0, errors: 0 });
+    expect(seen.every((x) => x.judgements?.length === 0)).toBe(true);
   });
 
   it("stops the judge stage when its first calls all fail (a wrong judge URL), as generation does", async () => {

@@ -22,7 +22,7 @@ import { hashRequest } from "./request-hash.js";
 import { isoNow, type RecordPlace } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { answersOf, readStoredStages, type StoredCall, type StoredStages } from "./stored-answers.js";
-import { JUDGE_TURN, REQUEST_INDEX, RETRY_SUFFIX } from "./judgement-records.js";
+import { JUDGE_TURN, REQUEST_INDEX, RETRY_SUFFIX, SAMPLE_CALL } from "./judgement-records.js";
 
 export interface JudgeSettings {
   /** The run's tasks; those without `judge` are passed over. */
@@ -158,12 +158,16 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
         requests = judge.buildRequests(sample, answers, options, { task });
       } catch (err) {
         if (YardstickError.isInstance(err)) throw err;
-        recordBuildFailure(sample, err);
+        recordSampleCall(sample, `the judge could not build its requests: ${err instanceof Error ? err.message : String(err)}`);
         outcome.samples++;
         outcome.errors++;
         return false;
       }
       outcome.samples++;
+      // Call "" stands for the sample itself: a build failure of an earlier run is superseded, and a
+      // sample the judge asks nothing about is marked judged (else it would stay unanswered).
+      const sampleCall = kept?.get(SAMPLE_CALL);
+      if ((sampleCall && sampleCall.error) || (requests.length === 0 && !sampleCall)) recordSampleCall(sample, undefined);
       // A sample's calls are independent (a criterion each, an order each): they go out together,
       // so a batch collects them at once; the provider's own limiter caps what is in flight.
       const results = await Promise.all(requests.map((first, index) => judgeWithRetry(sample, first, index, kept)));
@@ -210,23 +214,14 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       return { judgement, ...(asked.response ? { response: asked.response } : {}), fromStore: false };
     }
 
-    /** A judge that cannot build its requests for a sample (a baseline answer missing, say): an error record of the sample. */
-    function recordBuildFailure(sample: Sample, err: unknown): void {
-      const message = `the judge could not build its requests: ${err instanceof Error ? err.message : String(err)}`;
-      store.append({
-        task: task.key,
-        sample: sample.id,
-        turn: JUDGE_TURN,
-        stage: "judge",
-        call: "",
-        status: "error",
-        key: "",
-        promptHash: "",
-        cached: false,
-        error: { kind: "other", attempts: 1, message },
-        judgement: { error: message },
-        time: isoNow(),
-      });
+    /**
+     * The sample's own judge record (call ""): an error when the judge cannot build its requests (a
+     * baseline answer missing, say), else an empty judgement saying the sample was judged.
+     */
+    function recordSampleCall(sample: Sample, error: string | undefined): void {
+      const at = { task: task.key, sample: sample.id, turn: JUDGE_TURN, stage: "judge" as const, call: SAMPLE_CALL, key: "", promptHash: "", cached: false };
+      if (error === undefined) store.append({ ...at, status: "ok", judgement: {}, time: isoNow() });
+      else store.append({ ...at, status: "error", error: { kind: "other", attempts: 1, message: error }, judgement: { error }, time: isoNow() });
     }
   }
 }

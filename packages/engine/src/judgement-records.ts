@@ -3,6 +3,11 @@ import type { ResponseRecord } from "@yardstick/run-format";
 
 /** Judge records belong to the sample, not to a turn: they are all stored as turn 1. */
 export const JUDGE_TURN = 1;
+/**
+ * The call id of a judge record about the sample itself rather than one request: the judge could
+ * not build its requests (an error), or it built none (an empty judgement). Metrics see only the error.
+ */
+export const SAMPLE_CALL = "";
 /** The call id suffix of a judge's one retry of a reply that did not parse. */
 export const RETRY_SUFFIX = "#retry";
 /**
@@ -40,6 +45,7 @@ export function resolveJudgements(kept: Iterable<KeptJudgement>): JudgementRecor
   for (const k of kept) byCall.set(`${k.stage}\u0000${k.call}`, k);
   const out: KeptJudgement[] = [];
   for (const k of byCall.values()) {
+    if (k.stage === "judge" && k.call === SAMPLE_CALL && k.judgement.error === undefined) continue;
     if (k.stage === "judge" && k.call.endsWith(RETRY_SUFFIX)) {
       const first = byCall.get(`judge\u0000${k.call.slice(0, -RETRY_SUFFIX.length)}`);
       if (first) continue; // handled with its first call below
