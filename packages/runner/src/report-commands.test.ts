@@ -81,7 +81,8 @@ describe("yardstick show", () => {
     const out = io.out();
     expect(out).toContain("sentence number 2");
     expect(out).toContain("[user]");
-    expect(out).toContain("Answer: Neutral \\x1b[2J\\x1b]0;owned\\x07 <script>");
+    // The task's max_tokens (16 BPE tokens) cuts the answer inside "<script>".
+    expect(out).toContain("Answer: Neutral \\x1b[2J\\x1b]0;owned\\x07 <script");
     expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(out).toMatch(/── extracted answer ─+\nNeutral\n/);
     expect(out).toMatch(/── gold ─+\nNeutral\n/);
