@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelRequest, ModelResponse } from "./messages.js";
+import type { ChatMessage, ModelErrorRecord, ModelRequest, ModelResponse } from "./messages.js";
 import type { Sample } from "./sample.js";
 import type { TaskSpec } from "./task.js";
 
@@ -66,6 +66,24 @@ export interface ModelCallContext extends CallContext {
   task?: TaskSpec;
   /** The task's label set, given to providers with `needsLabelSet`. */
   labelSet?: LabelSet;
+  /**
+   * Called by providers that retry internally, once per failed attempt they will try again (before
+   * the wait), so the caller can count and show retries; a request that succeeds after retries
+   * reports its attempts nowhere else.
+   */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** A failed attempt that the provider is about to retry. */
+export interface RetryNotice {
+  /** The attempt that failed (1 = the first). */
+  attempt: number;
+  maxAttempts: number;
+  /** Why it failed: as in the error record of a request that fails for good. */
+  kind: ModelErrorRecord["kind"];
+  status?: number;
+  /** The wait before the next attempt. */
+  delayMs: number;
 }
 
 // ---------------------------------------------------------------- data

@@ -185,6 +185,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, method, url, failure, attempt, scrub);
       const delay = retryDelay(failure, attempt, s, backoffDelay);
       ctx?.log?.(`${who}: attempt ${attempt}/${s.maxAttempts} failed (${scrub(failure.message)}); retrying in ${Math.round(delay)} ms`);
+      ctx?.onRetry?.({ attempt, maxAttempts: s.maxAttempts, kind: failure.kind, ...(failure.status !== undefined ? { status: failure.status } : {}), delayMs: delay });
       try {
         await sleep(delay, signal);
       } catch (cause) {
