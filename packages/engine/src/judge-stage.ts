@@ -167,7 +167,7 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       // Call "" stands for the sample itself: a build failure of an earlier run is superseded, and a
       // sample the judge asks nothing about is marked judged (else it would stay unanswered).
       const sampleCall = kept?.get(SAMPLE_CALL);
-      if ((sampleCall && sampleCall.error) || (requests.length === 0 && !sampleCall)) recordSampleCall(sample, undefined);
+      if (sampleCall?.error || (requests.length === 0 && !sampleCall)) recordSampleCall(sample, undefined);
       // A sample's calls are independent (a criterion each, an order each): they go out together,
       // so a batch collects them at once; the provider's own limiter caps what is in flight.
       const results = await Promise.all(requests.map((first, index) => judgeWithRetry(sample, first, index, kept)));
