@@ -40,6 +40,8 @@ export interface DevServer {
 }
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** The largest batch the APIs take (Anthropic's 256 MB), plus room for the multipart framing. */
+const BATCH_MAX_BODY_BYTES = 257 * 1024 * 1024;
 const CHAT_PATH = "/v1/chat/completions";
 const COMPLETIONS_PATH = "/v1/completions";
 
@@ -118,7 +120,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     }
     if (path.startsWith("/v1/files") || path.startsWith("/v1/batches") || path.startsWith(MESSAGE_BATCHES_PATH)) {
       const method = req.method ?? "GET";
-      readBody(req, res, (body) => {
+      // Batch input files and Message Batches may be larger than online requests (200 MB, 256 MB).
+      readBody(
+        req,
+        res,
+        (body) => {
         const done = path.startsWith(MESSAGE_BATCHES_PATH)
           ? anthropicBatches(method, path, req.headers, body, res, `http://${req.headers.host ?? "127.0.0.1"}`)
           : openAIBatches(method, path, req.headers, body, res);
@@ -126,7 +132,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
           if (!res.headersSent) sendError(res, 500, `dev server batch endpoint failed: ${(error as Error).message}`, "server_error");
           else res.destroy();
         });
-      });
+        },
+        BATCH_MAX_BODY_BYTES,
+      );
       return;
     }
     if (req.method === "GET" && path === "/v1/models") {
@@ -468,21 +476,21 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void): void {
+function readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void, limit = MAX_BODY_BYTES): void {
   const chunks: Buffer[] = [];
   let size = 0;
   req.on("data", (c: Buffer) => {
     size += c.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       req.removeAllListeners("data");
       req.resume();
-      sendError(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, "invalid_request_error");
+      sendError(res, 413, `request body larger than ${limit} bytes`, "invalid_request_error");
       return;
     }
     chunks.push(c);
   });
   req.on("end", () => {
-    if (size <= MAX_BODY_BYTES) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    if (size <= limit) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   });
 }
 
