@@ -1,11 +1,14 @@
 /**
  * An AIMD in-flight limiter. Requests take a slot with `acquire()` and give it back with `release()`,
  * saying how they ended:
- * - "rate-limited" (a 429) halves the limit, at most once per episode: a 429 only counts when its
- *   request was admitted after the last decrease, so a burst of 429s from requests already in flight
- *   at the time of the decrease does not collapse the limit to the minimum;
- * - "success" counts towards additive growth: +1 after `increaseEvery` successes;
- * - "other" (any other failure) changes nothing.
+ * - "rate-limited" (a 429) halves the limit, at most once per rate-limit window: a 429 only counts
+ *   when its request was admitted after the last decrease and the window of that decrease (the
+ *   server's Retry-After, else `windowMs`) has passed. A burst of 429s from one window, or random
+ *   429s spread over it, therefore halves the limit once, not down to the minimum;
+ * - "success" counts towards growth in proportion to the size: after `increaseEvery` successes the
+ *   limit grows by half of itself (at least 1), so a halved limit is back within two steps whatever
+ *   its size;
+ * - "other" (any other failure: 5xx, resets, timeouts) changes nothing: they are not a reason to send less.
  * The limit stays within [min, max]. Waiters are served first in, first out.
  */
 export interface AdaptiveLimiterSettings {
@@ -13,8 +16,18 @@ export interface AdaptiveLimiterSettings {
   max: number;
   /** Starting limit (default `max`). */
   initial?: number;
-  /** Successes per +1 of the limit (default 10). */
+  /** Successes per step up of the limit (default 10); a step is half the current limit, at least 1. */
   increaseEvery?: number;
+  /** The rate-limit window of a 429 without Retry-After (default 1000 ms). */
+  windowMs?: number;
+  /** Milliseconds of a monotonic clock (default `performance.now`); tests pass their own. */
+  now?: () => number;
+}
+
+/** What a rate-limited answer said about its window. */
+export interface RateLimitInfo {
+  /** The server's Retry-After, when it sent one. */
+  retryAfterMs?: number | undefined;
 }
 
 export interface LimiterTicket {
@@ -34,7 +47,7 @@ export interface AdaptiveLimiter {
   acquire(signal?: AbortSignal): Promise<LimiterTicket>;
   /** A ticket at once when a slot is free and nobody is waiting (what `acquire` would resolve with), else undefined. */
   tryAcquire(): LimiterTicket | undefined;
-  release(ticket: LimiterTicket, outcome: LimiterOutcome): void;
+  release(ticket: LimiterTicket, outcome: LimiterOutcome, info?: RateLimitInfo): void;
 }
 
 interface Waiter {
@@ -48,6 +61,10 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
   const min = Math.max(1, Math.floor(settings.min ?? 1));
   const max = Math.max(min, Math.floor(settings.max));
   const increaseEvery = Math.max(1, Math.floor(settings.increaseEvery ?? 10));
+  const defaultWindowMs = Math.max(0, settings.windowMs ?? 1000);
+  const now = settings.now ?? (() => performance.now());
+  /** Until when 429s belong to the window of the last decrease. */
+  let windowEnd = Number.NEGATIVE_INFINITY;
   let limit = Math.min(max, Math.max(min, Math.floor(settings.initial ?? max)));
   let inFlight = 0;
   let epoch = 0;
@@ -115,18 +132,20 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
         drain();
       });
     },
-    release(ticket, outcome) {
+    release(ticket, outcome, info) {
       inFlight = Math.max(0, inFlight - 1);
       if (outcome === "rate-limited") {
-        if (ticket.epoch === epoch) {
+        const t = now();
+        if (ticket.epoch === epoch && t >= windowEnd) {
           limit = Math.max(min, Math.floor(limit / 2));
           epoch++;
           decreases++;
           successes = 0;
+          windowEnd = t + (info?.retryAfterMs ?? defaultWindowMs);
         }
       } else if (outcome === "success" && limit < max) {
         if (++successes >= increaseEvery) {
-          limit++;
+          limit = Math.min(max, limit + Math.max(1, Math.floor(limit / 2)));
           successes = 0;
         }
       }

@@ -4,6 +4,8 @@ export {
   createAdaptiveLimiter,
   type LimiterOutcome,
   type LimiterTicket,
+  type RateLimitInfo,
 } from "./adaptive-limiter.js";
+export { type AttemptTimeout, type AttemptTimeoutSettings, createAttemptTimeout } from "./attempt-timeout.js";
 export { createTransport, describeNetworkError, type Endpoint, type HttpReply, type Transport, TransportError } from "./http-transport.js";
 export { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "./retry-policy.js";
