@@ -50,6 +50,8 @@ describe("price table", () => {
     // Not a snapshot: another model, which must not get gpt-5's price.
     expect(findPrice(table, "openai", "gpt-5-pro")).toBeUndefined();
     expect(findPrice(table, "openai-compatible", "Qwen/Qwen3-8B")).toBeUndefined();
+    // The baselines answer locally: free.
+    expect(findPrice(table, "baseline:majority", "majority")).toEqual({ input: 0, output: 0 });
   });
 
   it("lets the user's prices extend and override the built-in ones", () => {
