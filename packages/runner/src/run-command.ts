@@ -186,7 +186,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       return 130;
     }
     const errors = report.tasks.reduce((a, t) => a + t.errors, 0);
-    const fromCache = report.answering.reduce((a, t) => a + t.fromCache, 0);
+    // Judge answers come through the same cache.
+    const fromCache = [...report.answering, ...(report.judging ?? [])].reduce((a, t) => a + t.fromCache, 0);
     if (fromCache > 0 && !values.quiet) log(`${fromCache} answer(s) came from the request cache (${defaultCachePath(io.env)}; --no-cache to ask the server again)`);
     const total = typeof report.results?.total === "number" ? report.results.total : undefined;
     io.stdout.write(`${formatResultsTable(report.tasks, total)}\n`);
