@@ -77,49 +77,55 @@ export interface RunEstimate {
 export async function estimateRun(settings: EstimateSettings): Promise<RunEstimate> {
   const scratchDirs: string[] = [];
   try {
-    const wouldSend: WouldSend[] = [];
+    let wouldSend: WouldSend[] = [];
     const first = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), () => "");
     await first.store.close();
     let recorded = await readRecorded(first.store);
     const pending: string[] = [];
     const judged = settings.tasks.some((t) => t.judge);
-    if (judged && settings.judge && !first.answered.aborted) {
-      // Judges read the answers, so they get placeholders as long as the answers are expected to be
-      // (the task's recorded mean, else max_tokens): a second pass over a fresh scratch copy.
+    const judging = judged && settings.judge !== undefined;
+    const multiTurn = settings.tasks.some((t) => (t.turns ?? 1) > 1);
+    if (judged && !settings.judge) pending.push("judge: no judge model given, so the judge stage is not estimated");
+    if ((judging || multiTurn) && !first.answered.aborted) {
+      // Later turns and judges read the answers, so a second pass over a fresh scratch copy answers
+      // with placeholders as long as the answers are expected to be (the task's recorded mean from
+      // the first pass, else max_tokens); its requests are the estimate.
       const expected = (task: string, max: number | undefined) => {
         const r = recorded.output.get(`generate\t${task}`);
         return filler(r ? Math.round(r.sum / r.n) : (max ?? ASSUMED_OUTPUT_TOKENS));
       };
-      const second = await dryGenerate(settings, scratchDirs, () => {}, expected);
-      // The judge stand-in fails each call after recording it: a placeholder reply would not parse,
-      // and the judge's one retry of an unparsable reply is not something a real run usually sends.
-      await judgeTasks({
-        tasks: settings.tasks,
-        registry: settings.registry,
-        model: createDryRunProvider(settings.judge.model, "judge", (r) => wouldSend.push(r), { fail: true }),
-        ...(settings.judge.modelIdentity ? { modelIdentity: settings.judge.modelIdentity } : {}),
-        ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
-        store: second.store,
-        ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
-        ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
-        ...(settings.signal ? { signal: settings.signal } : {}),
-        failFastAfter: 0,
-      });
+      wouldSend = [];
+      const second = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), expected);
+      if (judging && settings.judge) {
+        // The judge stand-in fails each call after recording it: a placeholder reply would not parse,
+        // and the judge's one retry of an unparsable reply is not something a real run usually sends.
+        await judgeTasks({
+          tasks: settings.tasks,
+          registry: settings.registry,
+          model: createDryRunProvider(settings.judge.model, "judge", (r) => wouldSend.push(r), { fail: true }),
+          ...(settings.judge.modelIdentity ? { modelIdentity: settings.judge.modelIdentity } : {}),
+          ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
+          store: second.store,
+          ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
+          ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
+          ...(settings.signal ? { signal: settings.signal } : {}),
+          failFastAfter: 0,
+        });
+      }
       await second.store.close();
-      const judging = await readRecorded(second.store);
+      // Generate figures stay the first pass's (placeholders carry no usage); the judge's come from here.
+      const judgeRecorded = await readRecorded(second.store);
       recorded = {
-        output: new Map([...recorded.output, ...[...judging.output].filter(([k]) => k.startsWith("judge\t"))]),
-        latency: new Map([...recorded.latency, ...[...judging.latency].filter(([k]) => k === "judge")]),
+        output: new Map([...recorded.output, ...[...judgeRecorded.output].filter(([k]) => k.startsWith("judge\t"))]),
+        latency: new Map([...recorded.latency, ...[...judgeRecorded.latency].filter(([k]) => k === "judge")]),
       };
-    } else if (judged) {
-      pending.push("judge: no judge model given, so the judge stage is not estimated");
     }
     const batch = settings.batch === true;
     const concurrency = settings.concurrency ?? 16;
     const stageOf = (name: string, model: ModelProviderV1) =>
       stageEstimate(name, `${model.id}:${model.modelId}`, wouldSend, recorded, findPrice(settings.prices, model.id, model.modelId), batch, concurrency);
     const stages = [stageOf("generate", settings.model)];
-    if (judged && settings.judge) stages.push(stageOf("judge", settings.judge.model));
+    if (judging && settings.judge) stages.push(stageOf("judge", settings.judge.model));
     const costUsd = stages.some((s) => s.requests > 0 && s.costUsd === undefined) ? undefined : stages.reduce((a, s) => a + (s.costUsd ?? 0), 0);
     return { batch, stages, answering: first.answered.tasks, costUsd, pending };
   } finally {
