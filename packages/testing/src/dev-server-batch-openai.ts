@@ -170,7 +170,6 @@ export function createOpenAIBatchEndpoints(parts: BatchEndpointParts) {
     }
     const lines = checked.lines;
     b.counts = { total: lines.length, completed: 0, failed: 0 };
-    parts.stats.batch(lines.length);
     if (b.status === "validating") {
       b.status = "in_progress";
       b.times.in_progress_at = unixNow();
@@ -263,6 +262,8 @@ export function createOpenAIBatchEndpoints(parts: BatchEndpointParts) {
       cancelRequested: false,
     };
     batches.set(b.id, b);
+    // Counted when created (a batch that then fails validation too), by its non-empty lines.
+    parts.stats.batch(file.bytes.toString("utf8").split("\n").filter((l) => l.trim() !== "").length);
     sendJson(res, 200, batchObject(b));
     // Validation runs after the reply, so a client sees "validating" first.
     setImmediate(() => start(b));

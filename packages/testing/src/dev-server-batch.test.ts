@@ -88,6 +88,7 @@ describe("dev server: OpenAI Batch API", () => {
     const done = await waitOpenAI(server, created.json.id);
     expect(done.status).toBe("failed");
     expect(done.errors.data[0]).toMatchObject({ code: "mismatched_endpoint", line: 1 });
+    expect(server.stats().batches).toEqual({ created: 1, requests: 1 });
     expect((await call(`${server.url}/v1/batches/nope`)).status).toBe(404);
   });
 
@@ -143,6 +144,16 @@ describe("dev server: Anthropic Message Batches API", () => {
     expect(one.result.message.usage).toEqual(online.json.usage);
     expect(results.find((r) => r.custom_id === "two")!.result).toMatchObject({ type: "errored", error: { type: "error", error: { type: "invalid_request_error" } } });
     expect(server.stats().batches).toEqual({ created: 1, requests: 2 });
+  });
+
+  it("cancels a batch in progress: canceling, then ended with its requests canceled", async () => {
+    const server = await start({ batch: { processingMs: 50 } });
+    const created = await post(`${server.url}/v1/messages/batches`, { requests: [{ custom_id: "a", params: params("x") }] }, headers);
+    const cancel = await post(`${server.url}/v1/messages/batches/${created.json.id}/cancel`, {}, headers);
+    expect(cancel.json).toMatchObject({ processing_status: "canceling", cancel_initiated_at: expect.any(String) });
+    const done = await wait(server, created.json.id);
+    expect(done.request_counts).toMatchObject({ canceled: 1, succeeded: 0 });
+    expect(jsonl((await call(done.results_url, { headers })).text)).toEqual([{ custom_id: "a", result: { type: "canceled" } }]);
   });
 
   it("rejects bad custom_ids and batches over the request limit, and reports expired requests", async () => {
