@@ -20,23 +20,24 @@ export interface PageKey {
   offset: number;
 }
 
-const part = (s: string): string => {
+/** A key part as one safe directory name. */
+export const cachePart = (s: string): string => {
   const e = encodeURIComponent(s);
   // "." and ".." are valid names to encodeURIComponent but not safe as directory names.
   return e === "." || e === ".." ? e.replace(/\./g, "%2E") : e;
 };
 
 export function pageFile(cacheDir: string, key: PageKey): string {
-  return path.join(cacheDir, part(key.repo), part(key.revision), part(key.config), part(key.split), `rows-${key.offset}.json`);
+  return path.join(cacheDir, cachePart(key.repo), cachePart(key.revision), cachePart(key.config), cachePart(key.split), `rows-${key.offset}.json`);
 }
 
 export function splitsFile(cacheDir: string, repo: string, revision: string): string {
-  return path.join(cacheDir, part(repo), part(revision), "splits.json");
+  return path.join(cacheDir, cachePart(repo), cachePart(revision), "splits.json");
 }
 
 /** The commit a revision resolved to on the Hub (the fingerprint), cached beside that revision's pages. */
 export function revisionFile(cacheDir: string, repo: string, revision: string): string {
-  return path.join(cacheDir, part(repo), part(revision), "hub-revision.json");
+  return path.join(cacheDir, cachePart(repo), cachePart(revision), "hub-revision.json");
 }
 
 /** The cached JSON value, or undefined when there is none (or it is unreadable). */

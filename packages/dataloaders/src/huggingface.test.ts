@@ -11,6 +11,7 @@ import { loadSeahelmLocal } from "./seahelm-local.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const FAST: HuggingFaceDataloaderSettings = { backoffBaseMs: 1, backoffMaxMs: 5, retries: 3 };
+// The dataset viewer path (`source: "viewer"`); the parquet path and the fallback are in huggingface-parquet.test.ts.
 const REPO = "aisingapore/test-set";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -40,7 +41,7 @@ const makeRows = (n: number, prefix = "q"): Record<string, unknown>[] =>
 
 async function collect(options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<Sample[]> {
   const out: Sample[] = [];
-  for await (const s of loadHuggingFace(options, {}, settings)) out.push(s);
+  for await (const s of loadHuggingFace({ source: "viewer", ...options }, {}, settings)) out.push(s);
   return out;
 }
 
@@ -59,7 +60,7 @@ describe("huggingface dataloader", () => {
     const server = await hub({ datasets: { [REPO]: { id: { eval: makeRows(250) } } } });
     expect(builtinDataloaders.huggingface?.id).toBe("huggingface");
     const samples: Sample[] = [];
-    for await (const s of builtinDataloaders.huggingface!.load({ repo: REPO, name: "id", split: "eval", endpoint: server.url })) {
+    for await (const s of builtinDataloaders.huggingface!.load({ source: "viewer", repo: REPO, name: "id", split: "eval", endpoint: server.url })) {
       samples.push(s);
     }
     expect(samples.map((s) => s.id)).toEqual(makeRows(250).map((r) => r.id));
@@ -79,7 +80,7 @@ describe("huggingface dataloader", () => {
     expect(server.stats().rows).toBe(2);
     server.resetStats();
     // Reading only the first sample fetches only the first page.
-    for await (const _ of loadHuggingFace({ repo: REPO, name: "id", split: "eval", endpoint: server.url }, {}, FAST)) break;
+    for await (const _ of loadHuggingFace({ source: "viewer", repo: REPO, name: "id", split: "eval", endpoint: server.url }, {}, FAST)) break;
     expect(server.stats().rows).toBe(1);
     server.resetStats();
     expect(await collect({ repo: REPO, name: "id", split: "eval", endpoint: server.url, limit: 101 })).toHaveLength(101);
@@ -125,7 +126,7 @@ describe("huggingface dataloader", () => {
     expect(await collect({ repo: REPO, name: "id", split: "eval", endpoint: server.url, token: secret })).toHaveLength(2);
     const loader = createHuggingFaceDataloader({ ...FAST, token: secret });
     const viaSettings: Sample[] = [];
-    for await (const s of loader.load({ repo: REPO, name: "id", split: "eval", endpoint: server.url })) viaSettings.push(s);
+    for await (const s of loader.load({ source: "viewer", repo: REPO, name: "id", split: "eval", endpoint: server.url })) viaSettings.push(s);
     expect(viaSettings).toHaveLength(2);
     expect(server.stats().log.filter((l) => l.status === 200).every((l) => l.authorized)).toBe(true);
   });
@@ -151,7 +152,7 @@ describe("huggingface dataloader", () => {
     const seen: string[] = [];
     let error: unknown;
     try {
-      for await (const s of loadHuggingFace({ repo: REPO, name: "id", split: "eval", endpoint: server.url }, {}, FAST)) seen.push(s.id);
+      for await (const s of loadHuggingFace({ source: "viewer", repo: REPO, name: "id", split: "eval", endpoint: server.url }, {}, FAST)) seen.push(s.id);
     } catch (e) {
       error = e;
     }

@@ -1,15 +1,19 @@
 /**
- * `huggingface`: SEA-HELM rows from a dataset on the Hugging Face Hub, read through the public
- * dataset viewer API (datasets-server): `GET /rows` page by page (100 rows a page, the API's
- * maximum), never holding the whole split. Rows become the same Samples as `seahelm-local` makes
- * (`rowToSample`). Pages are cached on disk when a `cacheDir` is given, so re-runs work offline.
- * See the package README for the options and the error messages.
+ * `huggingface`: SEA-HELM rows from a dataset on the Hugging Face Hub. First choice: the Hub's
+ * parquet files (`huggingface-parquet.ts`: the `refs/convert/parquet` branch, downloaded into the
+ * cache under the dataset commit, read a row group at a time). Fallback, for a dataset without a
+ * parquet conversion: the dataset viewer API (datasets-server), `GET /rows` page by page (100 rows
+ * a page, the API's maximum). Rows become the same Samples as `seahelm-local` makes
+ * (`rowToSample`), after a task-specific reshaping (`hub-row-formats.ts`). See the package README
+ * for the options and the error messages.
  */
 import * as path from "node:path";
 import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample } from "@yardstick/core";
 import { z } from "zod";
 import { CACHE_FORMAT, pageFile, readCached, revisionFile, splitsFile, writeCached } from "./huggingface-cache.js";
 import { createHubClient, type HubClient, type HubClientSettings, HubRequestFailed, summariseBody } from "./huggingface-client.js";
+import { type ParquetRow, planParquetSplit, readParquetSplit } from "./huggingface-parquet.js";
+import { HUB_ROW_FORMATS, toSeaHelmShape } from "./hub-row-formats.js";
 import { rowToSample } from "./seahelm-row.js";
 
 export const DEFAULT_HF_ENDPOINT = "https://datasets-server.huggingface.co";
@@ -37,6 +41,10 @@ export const huggingFaceOptionsSchema = z.object({
   labelField: z.string().min(1).optional(),
   idFallback: z.enum(["index", "error"]).optional(),
   limit: z.int().positive().optional(),
+  /** "auto" (default): the Hub's parquet files, the viewer API when there are none; "parquet" or "viewer": only that. */
+  source: z.enum(["auto", "parquet", "viewer"]).optional(),
+  /** How a row maps to SEA-HELM's shape: "seahelm" (default, already in it) or a vision task's dataset. */
+  rowFormat: z.enum(HUB_ROW_FORMATS).optional(),
 });
 
 export type HuggingFaceOptions = z.output<typeof huggingFaceOptionsSchema>;
@@ -141,18 +149,25 @@ export async function fingerprintHuggingFace(
   settings: HuggingFaceDataloaderSettings = {},
 ): Promise<string> {
   const opts = parseHuggingFaceOptions(options);
+  return `hf:${opts.repo}@${await resolveDatasetCommit(opts, ctx, settings)}`;
+}
+
+/** The Hub API endpoint: the option, the setting (HF_ENDPOINT), a viewer endpoint given alone (a stand-in or mirror serving both), or huggingface.co. */
+function hubEndpointOf(opts: HuggingFaceOptions, settings: HuggingFaceDataloaderSettings): string {
+  return (opts.hubEndpoint ?? settings.hubEndpoint ?? opts.endpoint ?? settings.endpoint ?? DEFAULT_HF_HUB_ENDPOINT).replace(/\/+$/, "");
+}
+
+/** The commit sha `opts.revision` names (see `fingerprintHuggingFace`). */
+async function resolveDatasetCommit(opts: HuggingFaceOptions, ctx: DataloaderContext, settings: HuggingFaceDataloaderSettings): Promise<string> {
   const { repo, revision } = opts;
-  const fingerprint = (sha: string): string => `hf:${repo}@${sha}`;
-  if (SHA.test(revision)) return fingerprint(revision);
+  if (SHA.test(revision)) return revision;
   const cacheDirOption = opts.cacheDir ?? settings.cacheDir;
   const cacheFile = cacheDirOption === undefined ? undefined : revisionFile(path.resolve(ctx.baseDir ?? process.cwd(), cacheDirOption), repo, revision);
   if (cacheFile) {
     const cached = datasetInfoSchema.safeParse(await readCached(cacheFile));
-    if (cached.success) return fingerprint(cached.data.sha);
+    if (cached.success) return cached.data.sha;
   }
-  const viewer = opts.endpoint ?? settings.endpoint;
-  // A viewer endpoint given without a Hub endpoint is a local stand-in or a mirror serving both APIs.
-  const hub = (opts.hubEndpoint ?? settings.hubEndpoint ?? viewer ?? DEFAULT_HF_HUB_ENDPOINT).replace(/\/+$/, "");
+  const hub = hubEndpointOf(opts, settings);
   const token = opts.token ?? settings.token;
   const file = `hf://datasets/${repo}`;
   const fail = (message: string, cause?: unknown): DataLoadError => new DataLoadError(message, cause === undefined ? { file } : { file, cause });
@@ -194,7 +209,21 @@ export async function fingerprintHuggingFace(
       ctx.log?.(`huggingface: could not write the cache file ${cacheFile}: ${(e as Error).message}`);
     }
   }
-  return fingerprint(info.data.sha);
+  return info.data.sha;
+}
+
+/** A Hub row (either source) as a Sample: reshaped by `rowFormat`, viewer image cells as URLs, then `rowToSample`. */
+function hubRowToSample(row: Record<string, unknown>, rowIdx: number, opts: HuggingFaceOptions, fail: (m: string, c?: unknown) => DataLoadError, where: string): Sample {
+  const file = `hf://datasets/${opts.repo}`;
+  try {
+    const shaped = toSeaHelmShape(row, opts.rowFormat ?? "seahelm", { file, line: rowIdx });
+    return rowToSample(withImageUrls(shaped), { file, line: rowIdx, index: rowIdx }, opts);
+  } catch (e) {
+    if (!DataLoadError.isInstance(e)) throw e;
+    const prefix = `${file}:${rowIdx}: `;
+    const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    throw fail(`${where}, row ${rowIdx}: ${message}`, e);
+  }
 }
 
 export async function* loadHuggingFace(
@@ -203,6 +232,90 @@ export async function* loadHuggingFace(
   settings: HuggingFaceDataloaderSettings = {},
 ): AsyncGenerator<Sample> {
   const opts = parseHuggingFaceOptions(options);
+  const source = opts.source ?? "auto";
+  if (source !== "viewer") {
+    const rows = await openParquet(opts, ctx, settings);
+    if (rows) {
+      yield* rows;
+      return;
+    }
+    if (source === "parquet") {
+      throw new DataLoadError(`the Hub has no parquet conversion (branch refs/convert/parquet) of this dataset`, { file: `hf://datasets/${opts.repo}` });
+    }
+    ctx.log?.(`huggingface: ${opts.repo} has no parquet conversion on the Hub; reading it through the dataset viewer API`);
+  }
+  yield* loadFromViewer(opts, ctx, settings);
+}
+
+/** The split's Samples from the Hub's parquet files, or undefined when the dataset has none. */
+async function openParquet(
+  opts: HuggingFaceOptions,
+  ctx: DataloaderContext,
+  settings: HuggingFaceDataloaderSettings,
+): Promise<AsyncGenerator<Sample> | undefined> {
+  const { repo, split } = opts;
+  const file = `hf://datasets/${repo}`;
+  const fail = (message: string, cause?: unknown): DataLoadError => new DataLoadError(message, cause === undefined ? { file } : { file, cause });
+  const hub = hubEndpointOf(opts, settings);
+  const token = opts.token ?? settings.token;
+  const cacheDirOption = opts.cacheDir ?? settings.cacheDir;
+  const cacheDir = cacheDirOption === undefined ? undefined : path.resolve(ctx.baseDir ?? process.cwd(), cacheDirOption);
+  const datasetSha = await resolveDatasetCommit(opts, ctx, settings);
+  const client = createHubClient(hub, token, settings);
+  const request = {
+    repo,
+    config: opts.name,
+    split,
+    datasetSha,
+    hub,
+    token,
+    cacheDir,
+    settings,
+    client,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.log ? { log: ctx.log } : {}),
+    fail,
+    describe: describeSplits,
+  };
+  let manifest: Awaited<ReturnType<typeof planParquetSplit>>;
+  try {
+    manifest = await planParquetSplit(request);
+  } catch (e) {
+    await client.close();
+    if (e instanceof HubRequestFailed) throw fail(`could not list the Hub's parquet files at ${hub} after ${e.attempts} attempt(s) (last: ${e.message})`, e);
+    throw e;
+  }
+  if (!manifest) {
+    await client.close();
+    return undefined;
+  }
+  const found = manifest;
+  const where = `config "${found.config}", split "${split}"`;
+  return (async function* samples(): AsyncGenerator<Sample> {
+    const seen = new Map<string, number>();
+    let count = 0;
+    try {
+      const rows: AsyncGenerator<ParquetRow> = readParquetSplit(request, found);
+      try {
+        for await (const { index, row } of rows) {
+          const sample = hubRowToSample(row, index, opts, fail, where);
+          const first = seen.get(sample.id);
+          if (first !== undefined) throw fail(`${where}, row ${index}: duplicate id "${sample.id}" (first seen at row ${first})`);
+          seen.set(sample.id, index);
+          yield sample;
+          count++;
+          if (opts.limit !== undefined && count >= opts.limit) return;
+        }
+      } finally {
+        await rows.return(undefined);
+      }
+    } finally {
+      await client.close();
+    }
+  })();
+}
+
+async function* loadFromViewer(opts: HuggingFaceOptions, ctx: DataloaderContext, settings: HuggingFaceDataloaderSettings): AsyncGenerator<Sample> {
   const { repo, split, revision } = opts;
   const endpoint = (opts.endpoint ?? settings.endpoint ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, "");
   const token = opts.token ?? settings.token;
@@ -396,15 +509,7 @@ export async function* loadHuggingFace(
           );
         }
         if (opts.limit !== undefined && count >= opts.limit) return;
-        let sample: Sample;
-        try {
-          sample = rowToSample(withImageUrls(item.row), { file, line: rowIdx, index: rowIdx }, opts);
-        } catch (e) {
-          if (!DataLoadError.isInstance(e)) throw e;
-          const prefix = `${file}:${rowIdx}: `;
-          const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
-          throw fail(`${where()}, row ${rowIdx}: ${message}`, e);
-        }
+        const sample = hubRowToSample(item.row, rowIdx, opts, fail, where());
         const first = seen.get(sample.id);
         if (first !== undefined) throw fail(`${where()}, row ${rowIdx}: duplicate id "${sample.id}" (first seen at row ${first})`);
         seen.set(sample.id, rowIdx);

@@ -62,3 +62,41 @@ export async function inlineRowImages(row: Record<string, unknown>, where: Image
   }
   return out;
 }
+
+/** The image type of `bytes` from its leading magic number, or undefined when it is none we know. */
+export function sniffImageMime(bytes: Uint8Array): string | undefined {
+  const starts = (...sig: number[]): boolean => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+  if (starts(0x42, 0x4d)) return "image/bmp";
+  if (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) return "image/webp";
+  return undefined;
+}
+
+/** Whether a parquet cell is a `datasets` Image struct (`{ bytes, path }`, either may be null). */
+export function isImageStruct(value: unknown): value is { bytes: Uint8Array | null; path: string | null } {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof Uint8Array) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== 2 || !keys.includes("bytes") || !keys.includes("path")) return false;
+  const { bytes, path: p } = value as { bytes: unknown; path: unknown };
+  return (bytes === null || bytes instanceof Uint8Array) && (p === null || typeof p === "string");
+}
+
+/**
+ * A `datasets` Image struct as a URI for an `image_url` part: its bytes inlined as a data URI (the
+ * type sniffed from the bytes, else from the path's extension, else JPEG as SEA-HELM labels every
+ * image), or its path when that is already a URL. A struct with neither is an error.
+ */
+export function imageStructToUri(value: { bytes: Uint8Array | null; path: string | null }, where: ImageWhere & { column: string }): string {
+  if (value.bytes && value.bytes.length > 0) {
+    const ext = value.path ? path.extname(value.path).toLowerCase() : "";
+    const mime = sniffImageMime(value.bytes) ?? MIME_BY_EXTENSION[ext] ?? "image/jpeg";
+    return `data:${mime};base64,${Buffer.from(value.bytes.buffer, value.bytes.byteOffset, value.bytes.byteLength).toString("base64")}`;
+  }
+  if (value.path && /^(https?:\/\/|data:)/.test(value.path)) return value.path;
+  throw new DataLoadError(
+    `column "${where.column}": the image has no bytes${value.path ? ` and its path "${value.path}" is not a URL (a file on the machine that built the dataset)` : " and no path"}`,
+    where,
+  );
+}

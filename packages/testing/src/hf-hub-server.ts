@@ -26,11 +26,27 @@
  *   dataset's commit (the same as `X-Revision`). REV may be "main" or that sha; any other is 404
  *   `RevisionNotFound` (`{ "error": "Invalid rev id: REV" }`). An unknown or (with `token`) private
  *   dataset is 401 `RepoNotFound` without an Authorization header and 404 `RepoNotFound` with a
- *   wrong one, as the Hub answers.
+ *   wrong one, as the Hub answers. With `parquet` files, REV may also be `refs/convert/parquet` (or
+ *   that branch's commit sha), whose `sha` is the conversion branch's commit.
+ *
+ * And the parquet conversion branch of a dataset, its tree, the `/parquet` listing and file
+ * downloads with range requests: see `hf-hub-parquet.ts`.
  */
 import { createHash } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  answerParquetList,
+  answerResolve,
+  answerTree,
+  CONVERT_REF,
+  type HubParquetFiles,
+  type ParquetEntry,
+  type ParquetRequestContext,
+  parquetEntries,
+} from "./hf-hub-parquet.js";
+
+export { CONVERT_REF, type HubParquetFiles } from "./hf-hub-parquet.js";
 
 /** Rows of each split of each config of each dataset: `{ [repo]: { [config]: { [split]: rows } } }`. */
 export type HubDatasets = Record<string, Record<string, Record<string, Record<string, unknown>[]>>>;
@@ -39,13 +55,16 @@ export type HubDatasets = Record<string, Record<string, Record<string, Record<st
  * A fault served instead of the normal answer to the first `times` matching requests (default 1).
  * `status`: that HTTP status with an upstream-style error body (and `Retry-After` when given);
  * `reset`: the connection is destroyed before any response; `malformed`: a 200 with a body that is
- * not JSON.
+ * not JSON; `cut`: a file download (`/datasets/REPO/resolve/...`) sends its headers and the first
+ * `bytes` bytes of the body, then the connection drops (an interrupted download).
  */
 export interface HubFault {
-  kind: "status" | "reset" | "malformed";
+  kind: "status" | "reset" | "malformed" | "cut";
+  /** For `cut`: body bytes sent before the connection drops (default 0). */
+  bytes?: number;
   status?: number;
   times?: number;
-  /** Only requests to this path ("/rows" or "/splits"); default any. */
+  /** Only requests to this path ("/rows", "/splits", or a path prefix ending in "/"); default any. */
   path?: string;
   /** Only `/rows` requests with this offset. */
   offset?: number;
@@ -76,8 +95,14 @@ export interface HubServerOptions {
   token?: string;
   faults?: HubFault[];
   truncate?: HubTruncation[];
-  /** `X-Revision` per repo; default a sha1 of the repo's rows. */
+  /** `X-Revision` per repo (the main branch's commit); default a sha1 of the repo's rows and parquet files. */
   revisions?: Record<string, string>;
+  /**
+   * Parquet files of each dataset's conversion branch (`refs/convert/parquet`), served by the Hub
+   * endpoints of `hf-hub-parquet.ts`. A repo listed only here is known to the Hub API but has no
+   * rows in the viewer; a repo without parquet files has no conversion branch (404 `RevisionNotFound`).
+   */
+  parquet?: HubParquetFiles;
 }
 
 export interface HubServerRequestLog {
@@ -86,6 +111,8 @@ export interface HubServerRequestLog {
   status: number;
   /** Whether an Authorization header was sent (its value is never recorded). */
   authorized: boolean;
+  /** The `Range` header of a file download, when one was sent. */
+  range?: string;
 }
 
 export interface HubServerStats {
@@ -101,6 +128,8 @@ export interface HubServerStats {
   faults: number;
   /** Requests answered 401. */
   unauthorized: number;
+  /** File downloads (`/datasets/REPO/resolve/...` GETs that found a file). */
+  downloads: number;
   log: HubServerRequestLog[];
 }
 
@@ -147,17 +176,32 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
   const datasets = options.datasets;
   const faults = (options.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
   const revisions = new Map<string, string>();
+  const parquet = options.parquet ?? {};
+  const entries = new Map<string, Map<string, ParquetEntry>>();
+  const entriesOf = (repo: string): Map<string, ParquetEntry> => {
+    let e = entries.get(repo);
+    if (e === undefined) {
+      e = parquetEntries(parquet[repo] ?? {});
+      entries.set(repo, e);
+    }
+    return e;
+  };
+  const isKnown = (repo: string): boolean => Object.hasOwn(datasets, repo) || Object.hasOwn(parquet, repo);
+  const hasParquet = (repo: string): boolean => entriesOf(repo).size > 0;
   const revisionOf = (repo: string): string => {
     let r = options.revisions?.[repo] ?? revisions.get(repo);
     if (r === undefined) {
-      r = createHash("sha1")
-        .update(JSON.stringify(datasets[repo] ?? {}))
-        .digest("hex");
+      const hash = createHash("sha1").update(JSON.stringify(datasets[repo] ?? {}));
+      for (const e of entriesOf(repo).values()) hash.update(`${e.path}:${e.sha256}`);
+      r = hash.digest("hex");
       revisions.set(repo, r);
     }
     return r;
   };
-  let stats: HubServerStats = { requests: 0, rows: 0, splits: 0, api: 0, faults: 0, unauthorized: 0, log: [] };
+  /** The conversion branch's commit: follows the main branch's commit, as the converter pushes after each one. */
+  const convertShaOf = (repo: string): string => createHash("sha1").update(`${CONVERT_REF}:${revisionOf(repo)}`).digest("hex");
+  const emptyStats = (): HubServerStats => ({ requests: 0, rows: 0, splits: 0, api: 0, faults: 0, unauthorized: 0, downloads: 0, log: [] });
+  let stats: HubServerStats = emptyStats();
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number => {
     const text = JSON.stringify(body);
@@ -184,15 +228,26 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
     if (path === "/rows") stats.rows++;
     else if (path === "/splits") stats.splits++;
     else if (path.startsWith(API_PREFIX)) stats.api++;
+    const range = req.headers.range;
     const status = answer();
-    stats.log.push({ path, query, status, authorized: authHeader !== undefined });
+    stats.log.push({ path, query, status, authorized: authHeader !== undefined, ...(range !== undefined ? { range } : {}) });
     if (status === 401) stats.unauthorized++;
 
     function answer(): number {
-      if (req.method !== "GET") return sendError(res, 405, "MethodNotAllowed", `${req.method} not allowed`);
+      const isResolve = path.startsWith("/datasets/") && path.includes("/resolve/");
+      if (req.method !== "GET" && !(req.method === "HEAD" && isResolve)) return sendError(res, 405, "MethodNotAllowed", `${req.method} not allowed`);
       const fault = faults.find(
-        (f) => f.left > 0 && (f.path === undefined || f.path === path) && (f.offset === undefined || String(f.offset) === (query.offset ?? "0")),
+        (f) =>
+          f.left > 0 &&
+          (f.path === undefined || f.path === path || (f.path.endsWith("/") && path.startsWith(f.path))) &&
+          (f.offset === undefined || String(f.offset) === (query.offset ?? "0")) &&
+          (f.kind !== "cut" || isResolve),
       );
+      if (fault?.kind === "cut") {
+        fault.left--;
+        stats.faults++;
+        return answerHubFile(path.slice("/datasets/".length), fault.bytes ?? 0);
+      }
       if (fault) {
         fault.left--;
         stats.faults++;
@@ -210,7 +265,20 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
         return send(res, s, { error: s === 429 ? "Too many requests." : "Unexpected error." }, headers);
       }
-      if (path.startsWith(API_PREFIX)) return answerDatasetInfo(path.slice(API_PREFIX.length));
+      if (isResolve) return answerHubFile(path.slice("/datasets/".length), undefined);
+      if (path.startsWith(API_PREFIX)) {
+        const rest = path.slice(API_PREFIX.length);
+        for (const [marker, handler] of [
+          ["/tree/", answerTree],
+          ["/parquet", answerParquetList],
+        ] as const) {
+          const at = rest.indexOf(marker);
+          if (at >= 0 && (marker !== "/parquet" || rest.length === at + marker.length || rest[at + marker.length] === "/")) {
+            return withParquetRepo(rest.slice(0, at), (ctx) => handler(ctx, rest.slice(at + marker.length)));
+          }
+        }
+        return answerDatasetInfo(rest);
+      }
       if (path !== "/rows" && path !== "/splits") return sendError(res, 404, "NotFound", "Not Found");
 
       const dataset = query.dataset;
@@ -242,6 +310,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
       // Authentication, as the viewer's auth check against the Hub does it.
       const repo = dataset as string;
       const known = Object.hasOwn(datasets, repo);
+
       const tokenOk = options.token === undefined || authHeader === `Bearer ${options.token}`;
       if (!known || !tokenOk) {
         if (authHeader === undefined) return sendError(res, 401, "ExternalUnauthenticatedError", UNAUTHENTICATED);
@@ -283,6 +352,32 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
       );
     }
 
+    /** Runs `handler` for a known, readable repo (else the Hub's 401/404 `RepoNotFound`). */
+    function withParquetRepo(repo: string, handler: (ctx: ParquetRequestContext) => number, cutAfter?: number): number {
+      const tokenOk = options.token === undefined || authHeader === `Bearer ${options.token}`;
+      if (!isKnown(repo) || !tokenOk) return sendError(res, authHeader === undefined ? 401 : 404, "RepoNotFound", "Repository not found");
+      return handler({
+        req,
+        res,
+        repo,
+        entries: entriesOf(repo),
+        convertSha: convertShaOf(repo),
+        baseUrl: `http://${req.headers.host ?? "127.0.0.1"}`,
+        send: (status, body, headers) => send(res, status, body, headers),
+        sendError: (status, code, message) => sendError(res, status, code, message),
+        cutAfter,
+        onDownload: () => {
+          stats.downloads++;
+        },
+      });
+    }
+
+    /** `/datasets/REPO/resolve/REV/PATH`: REPO is one or two path segments, found by the `/resolve/` marker. */
+    function answerHubFile(rest: string, cutAfter: number | undefined): number {
+      const at = rest.indexOf("/resolve/");
+      return withParquetRepo(rest.slice(0, at), (ctx) => answerResolve(ctx, rest.slice(at + "/resolve/".length)), cutAfter);
+    }
+
     /** `HfApi.dataset_info`: `rest` is `REPO` or `REPO/revision/REV` (REV URL-encoded). */
     function answerDatasetInfo(rest: string): number {
       const at = rest.indexOf("/revision/");
@@ -296,12 +391,13 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         }
       }
       const tokenOk = options.token === undefined || authHeader === `Bearer ${options.token}`;
-      if (!Object.hasOwn(datasets, repo) || !tokenOk) {
+      if (!isKnown(repo) || !tokenOk) {
         return sendError(res, authHeader === undefined ? 401 : 404, "RepoNotFound", "Repository not found");
       }
-      const sha = revisionOf(repo);
+      const onConvertBranch = hasParquet(repo) && (rev === CONVERT_REF || rev === convertShaOf(repo));
+      const sha = onConvertBranch ? convertShaOf(repo) : revisionOf(repo);
       if (rev !== "main" && rev !== sha) return sendError(res, 404, "RevisionNotFound", `Invalid rev id: ${rev}`);
-      const files = Object.entries(datasets[repo]!).flatMap(([config, splits]) =>
+      const files = Object.entries(datasets[repo] ?? {}).flatMap(([config, splits]) =>
         Object.keys(splits).map((split) => ({ rfilename: `${config}/${split}.jsonl` })),
       );
       return send(res, 200, {
@@ -338,7 +434,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
     port,
     stats: () => ({ ...stats, log: [...stats.log] }),
     resetStats: () => {
-      stats = { requests: 0, rows: 0, splits: 0, api: 0, faults: 0, unauthorized: 0, log: [] };
+      stats = emptyStats();
     },
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
