@@ -9,6 +9,7 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from "@yardstick/core";
+import { decorateProvider, maxOutputTokens } from "./decorate-provider.js";
 import { type ModelPrice, costOf } from "./price-table.js";
 import { ASSUMED_OUTPUT_TOKENS } from "./estimate-run.js";
 import { countRequestInputTokens, countTextTokens } from "./token-count.js";
@@ -68,45 +69,37 @@ export function withBudget(inner: ModelProviderV1, settings: BudgetGuardSettings
   const refused = (usd: number) =>
     new ApiCallError(`not sent: it could cost up to ${formatUsd(usd)}, past --max-cost ${budget.limitUsd} USD`, { retryable: false, kind: "other" });
 
-  const provider: ModelProviderV1 = {
-    specVersion: "v1",
-    id: inner.id,
-    modelId: inner.modelId,
-    identity: () => inner.identity(),
-    async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
-      const inputTokens = countRequestInputTokens(request);
-      const choices = request.params.n ?? 1;
-      const worstOutput = (request.params.maxTokens ?? ASSUMED_OUTPUT_TOKENS) * choices;
-      const worst = costOf(price, inputTokens, worstOutput, batch);
-      if (!budget.reserve(worst)) throw refused(worst);
-      let actual = worst;
-      try {
-        const response = await inner.generate(request, ctx);
-        actual = response.usage
-          ? costOf(price, response.usage.promptTokens, response.usage.completionTokens, batch)
-          : costOf(price, inputTokens, response.choices.reduce((a, c) => a + countTextTokens(c.text) + countTextTokens(c.reasoningContent ?? ""), 0), batch);
-        return response;
-      } finally {
-        // A failed call may still have been billed: it is counted at its worst case.
-        budget.settle(worst, actual);
-      }
+  return decorateProvider(
+    inner,
+    {
+      async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
+        const inputTokens = countRequestInputTokens(request);
+        const worst = costOf(price, inputTokens, maxOutputTokens(request.params, ASSUMED_OUTPUT_TOKENS), batch);
+        if (!budget.reserve(worst)) throw refused(worst);
+        let actual = worst;
+        try {
+          const response = await inner.generate(request, ctx);
+          actual = response.usage
+            ? costOf(price, response.usage.promptTokens, response.usage.completionTokens, batch)
+            : costOf(price, inputTokens, response.choices.reduce((a, c) => a + countTextTokens(c.text) + countTextTokens(c.reasoningContent ?? ""), 0), batch);
+          return response;
+        } finally {
+          // A failed call may still have been billed: it is counted at its worst case.
+          budget.settle(worst, actual);
+        }
+      },
+      async loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext) {
+        const usd = costOf(price, countTextTokens(request.context + request.continuation), 1, batch);
+        if (!budget.reserve(usd)) throw refused(usd);
+        try {
+          return await inner.loglikelihood!(request, ctx);
+        } finally {
+          budget.settle(usd, usd);
+        }
+      },
     },
-    ...(inner.needsLabelSet ? { needsLabelSet: true } : {}),
-  };
-  if (inner.describeServedModel) provider.describeServedModel = (ctx) => inner.describeServedModel!(ctx);
-  if (inner.close) provider.close = () => inner.close!();
-  if (inner.loglikelihood) {
-    provider.loglikelihood = async (request: LoglikelihoodRequest, ctx?: ModelCallContext) => {
-      const usd = costOf(price, countTextTokens(request.context + request.continuation), 1, batch);
-      if (!budget.reserve(usd)) throw refused(usd);
-      try {
-        return await inner.loglikelihood!(request, ctx);
-      } finally {
-        budget.settle(usd, usd);
-      }
-    };
-  }
-  return provider;
+    true,
+  );
 }
 
 /**
@@ -120,8 +113,7 @@ export function withBatchBudget(inner: BatchClient, settings: BudgetGuardSetting
   // Reserved worst case per batch and custom id, until its result settles it.
   const reserved = new Map<string, Map<string, number>>();
   const settled = new Set<string>();
-  const worstOf = (item: BatchItem) =>
-    costOf(price, countRequestInputTokens(item.request), (item.request.params.maxTokens ?? ASSUMED_OUTPUT_TOKENS) * (item.request.params.n ?? 1), batch);
+  const worstOf = (item: BatchItem) => costOf(price, countRequestInputTokens(item.request), maxOutputTokens(item.request.params, ASSUMED_OUTPUT_TOKENS), batch);
   const settleResult = (worst: number, result: BatchResult) => {
     const usage = result.ok ? result.response.usage : undefined;
     // A request that failed in a batch is not billed; one without usage is counted at its worst case.

@@ -7,6 +7,7 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from "@yardstick/core";
+import { decorateProvider, maxOutputTokens } from "./decorate-provider.js";
 import { countRequestInputTokens, countTextTokens } from "./token-count.js";
 
 /** A request a dry run would have sent. */
@@ -38,30 +39,25 @@ export function createDryRunProvider(
     placeholder?: (task: string, maxOutputTokens: number | undefined) => string;
   } = {},
 ): ModelProviderV1 {
-  const provider: ModelProviderV1 = {
-    specVersion: "v1",
-    id: inner.id,
-    modelId: inner.modelId,
-    identity: () => inner.identity(),
-    async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
-      const choices = request.params.n ?? 1;
-      const max = request.params.maxTokens;
-      const task = ctx?.task?.key ?? "";
-      record({ stage, task, inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : max * choices, choices });
-      if (options.fail) throw new ApiCallError("dry run: not sent", { retryable: false, kind: "other" });
-      const text = options.placeholder?.(task, max) ?? "";
-      const choice = { text, finishReason: "stop" as const };
-      return { text, finishReason: "stop", choices: Array.from({ length: choices }, () => choice) };
+  return decorateProvider(
+    inner,
+    {
+      async generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse> {
+        const choices = request.params.n ?? 1;
+        const max = request.params.maxTokens;
+        const task = ctx?.task?.key ?? "";
+        record({ stage, task, inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : maxOutputTokens(request.params, 0), choices });
+        if (options.fail) throw new ApiCallError("dry run: not sent", { retryable: false, kind: "other" });
+        const text = options.placeholder?.(task, max) ?? "";
+        const choice = { text, finishReason: "stop" as const };
+        return { text, finishReason: "stop", choices: Array.from({ length: choices }, () => choice) };
+      },
+      async loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> {
+        // Scored with echo and one generated token at most: the prompt is the whole cost.
+        record({ stage, task: ctx?.task?.key ?? "", inputTokens: countTextTokens(request.context + request.continuation), maxOutputTokens: 1, choices: 1 });
+        return { logprob: 0, isGreedy: false, tokenCount: 1 };
+      },
     },
-    ...(inner.needsLabelSet ? { needsLabelSet: true } : {}),
-  };
-  if (inner.describeServedModel) provider.describeServedModel = (ctx) => inner.describeServedModel!(ctx);
-  if (inner.loglikelihood) {
-    provider.loglikelihood = async (request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> => {
-      // Scored with echo and one generated token at most: the prompt is the whole cost.
-      record({ stage, task: ctx?.task?.key ?? "", inputTokens: countTextTokens(request.context + request.continuation), maxOutputTokens: 1, choices: 1 });
-      return { logprob: 0, isGreedy: false, tokenCount: 1 };
-    };
-  }
-  return provider;
+    false,
+  );
 }
