@@ -177,15 +177,8 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
   const faults = (options.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
   const revisions = new Map<string, string>();
   const parquet = options.parquet ?? {};
-  const entries = new Map<string, Map<string, ParquetEntry>>();
-  const entriesOf = (repo: string): Map<string, ParquetEntry> => {
-    let e = entries.get(repo);
-    if (e === undefined) {
-      e = parquetEntries(parquet[repo] ?? {});
-      entries.set(repo, e);
-    }
-    return e;
-  };
+  // Read on every request, like `datasets`: a test that changes the files makes a new commit.
+  const entriesOf = (repo: string): Map<string, ParquetEntry> => parquetEntries(parquet[repo] ?? {});
   const isKnown = (repo: string): boolean => Object.hasOwn(datasets, repo) || Object.hasOwn(parquet, repo);
   const hasParquet = (repo: string): boolean => entriesOf(repo).size > 0;
   const revisionOf = (repo: string): string => {
@@ -396,7 +389,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
       }
       const onConvertBranch = hasParquet(repo) && (rev === CONVERT_REF || rev === convertShaOf(repo));
       const sha = onConvertBranch ? convertShaOf(repo) : revisionOf(repo);
-      if (rev !== "main" && rev !== sha) return sendError(res, 404, "RevisionNotFound", `Invalid rev id: ${rev}`);
+      if (!onConvertBranch && rev !== "main" && rev !== sha) return sendError(res, 404, "RevisionNotFound", `Invalid rev id: ${rev}`);
       const files = Object.entries(datasets[repo] ?? {}).flatMap(([config, splits]) =>
         Object.keys(splits).map((split) => ({ rfilename: `${config}/${split}.jsonl` })),
       );
