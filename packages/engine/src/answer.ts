@@ -17,6 +17,7 @@ import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { examplesFor, needsWholeExamplePool } from "./fewshot-examples.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
+import { limiterReading } from "./progress-stats.js";
 import type { RequestCache } from "./request-cache.js";
 import { hashRequest } from "./request-hash.js";
 import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, toErrorRecord } from "./response-records.js";
@@ -89,7 +90,9 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   const identity = settings.modelIdentity ?? model.identity();
   const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
-  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast };
+  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast, progress };
+  progress.plan?.(settings.tasks.length);
+  progress.watchConcurrency?.(limiterReading(model));
   if (settings.batchApi) {
     const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "generate" as const, log: settings.log };
     asker.batch = (await createBatchAnswers(batch)).ask;
@@ -230,10 +233,12 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       const cached = loglikelihoodFromCache(settings.cache?.get(key));
       if (cached) {
         outcome.fromCache++;
+        progress.cached?.("generate");
         store.append({ ...base, status: "ok", cached: true, ...cached, time: isoNow(), ...sent });
         return cached;
       }
       outcome.sent++;
+      progress.sent?.("generate");
       try {
         const scores: number[] = [];
         const tokenCounts: number[] = [];
@@ -245,11 +250,13 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         const answer = { choiceLogprobs: scores, choiceTokenCounts: tokenCounts };
         settings.cache?.put(key, identity, answer);
         store.append({ ...base, status: "ok", cached: false, ...answer, time: isoNow(), ...sent });
+        progress.answered?.("generate", undefined);
         failFast.note(undefined);
         return answer;
       } catch (err) {
         const error = toErrorRecord(err);
         store.append({ ...base, status: "error", cached: false, error, time: isoNow(), ...sent });
+        progress.failed?.("generate", error);
         failFast.note(error);
         return { error, key };
       }

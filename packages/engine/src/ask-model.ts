@@ -1,5 +1,6 @@
 import { ApiCallError, type ModelCallContext, type ModelErrorRecord, type ModelProviderV1, type ModelRequest, type ModelResponse } from "@yardstick/core";
 import type { BatchAsk } from "./batch-answers.js";
+import type { ProgressReporter } from "./progress.js";
 import type { RequestCache } from "./request-cache.js";
 import { type RecordPlace, answerLine, isoNow, slimResponse, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
@@ -18,6 +19,8 @@ export interface AskDeps {
   failFast: FailFast;
   /** Batch mode: requests the cache misses go to a batch API instead of `model.generate` (batch-answers.ts). */
   batch?: BatchAsk | undefined;
+  /** Told of every request's cache hit, sending, retries and outcome (the progress display and run statistics). */
+  progress?: ProgressReporter | undefined;
 }
 
 /** Where an answer came from, counted per task for the terminal. */
@@ -55,20 +58,36 @@ export async function askModel(
   const cached = deps.cache?.get(key) as ModelResponse | undefined;
   if (cached) {
     counts.fromCache++;
+    deps.progress?.cached?.(at.stage);
     deps.store.appendLine(answerLine(at, key, promptHash, sentJson, true, cached, judgementOf?.(cached, undefined)));
     return { response: cached, cached: true };
   }
   counts.sent++;
-  if (deps.batch) return deps.batch(at, request, hashed, sentJson, judgementOf);
+  const progress = deps.progress;
+  progress?.sent?.(at.stage);
+  if (deps.batch) return reportOutcome(progress, at.stage, await deps.batch(at, request, hashed, sentJson, judgementOf));
+  // The providers retry inside `generate`: their `onRetry` is the only word of the retries of a request that ends well.
+  let retries = 0;
+  const onRetry: ModelCallContext["onRetry"] = (notice) => {
+    retries++;
+    progress?.retry?.(at.stage, notice);
+    ctx.onRetry?.(notice);
+  };
   try {
     // No signal: on a stop, requests in flight still finish and are stored.
-    const response = await deps.model.generate(request, ctx);
+    const response = await deps.model.generate(request, progress?.retry ? { ...ctx, onRetry } : ctx);
+    progress?.answered?.(at.stage, response.usage);
     deps.cache?.put(key, deps.identity, slimResponse(response));
     deps.store.appendLine(answerLine(at, key, promptHash, sentJson, false, response, judgementOf?.(response, undefined)));
     deps.failFast.note(undefined);
     return { response, cached: false };
   } catch (err) {
     const error = toErrorRecord(err);
+    // A provider that does not call `onRetry` still says how many attempts a failed request took.
+    for (let attempt = retries + 1; attempt < error.attempts; attempt++) {
+      progress?.retry?.(at.stage, { attempt, maxAttempts: error.attempts, kind: error.kind, delayMs: 0 });
+    }
+    progress?.failed?.(at.stage, error);
     const judgement = judgementOf?.(undefined, error);
     deps.store.append({
       ...at,
@@ -84,6 +103,12 @@ export async function askModel(
     deps.failFast.note(error);
     return { error };
   }
+}
+
+function reportOutcome(progress: ProgressReporter | undefined, stage: RecordPlace["stage"], asked: Asked): Asked {
+  if (asked.error) progress?.failed?.(stage, asked.error);
+  else progress?.answered?.(stage, asked.response.usage);
+  return asked;
 }
 
 export interface FailFast {

@@ -1,9 +1,7 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { aggregateResults, type TaskResult } from "./aggregate.js";
 import { canonicalJson, hashCanonical } from "./canonical-json.js";
 import { forEachConcurrent } from "./pool.js";
-import { createProgressReporter, formatDuration } from "./progress.js";
 
 const task = (over: Partial<TaskResult>): TaskResult => ({
   key: "k",
@@ -91,32 +89,6 @@ describe("forEachConcurrent", () => {
       controller.signal,
     );
     expect(count).toBe(5);
-  });
-});
-
-describe("progress", () => {
-  it("prints plain periodic lines when not on a terminal", () => {
-    const stream = new PassThrough();
-    let text = "";
-    stream.on("data", (d) => {
-      text += String(d);
-    });
-    let t = 0;
-    const p = createProgressReporter({ stream, lineIntervalMs: 1000, now: () => t });
-    p.startTask("sentiment/id", 10);
-    t = 500;
-    p.advance(2);
-    t = 1500;
-    p.advance(3);
-    p.endTask();
-    expect(text.split("\n").filter(Boolean)).toEqual(["sentiment/id: 50% 5/10 3.3/s ETA 2s", "sentiment/id: 50% 5/10 3.3/s ETA 2s"]);
-  });
-
-  it("formats durations", () => {
-    expect(formatDuration(5)).toBe("5s");
-    expect(formatDuration(125)).toBe("2m05s");
-    expect(formatDuration(7260)).toBe("2h01m");
-    expect(formatDuration(Number.NaN)).toBe("?");
   });
 });
 

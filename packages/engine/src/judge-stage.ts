@@ -17,6 +17,7 @@ import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { warnUnreadable } from "./answer.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
+import { limiterReading } from "./progress-stats.js";
 import type { RequestCache } from "./request-cache.js";
 import { hashRequest } from "./request-hash.js";
 import { isoNow, type RecordPlace } from "./response-records.js";
@@ -84,7 +85,9 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
   const identity = settings.modelIdentity ?? model.identity();
   const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
-  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast };
+  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast, progress };
+  progress.plan?.(judged.length);
+  progress.watchConcurrency?.(limiterReading(model));
   if (settings.batchApi) {
     const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "judge" as const, log: settings.log };
     asker.batch = (await createBatchAnswers(batch)).ask;

@@ -1,77 +1,175 @@
-/** Progress output: a redrawn bar with rate and ETA on a terminal, plain periodic lines otherwise. */
+import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
+import type { ResponseRecord } from "@yardstick/run-format";
+import { displayWidth, formatOverallLine, formatPlainTaskLine, formatTaskLine } from "./progress-line.js";
+import { type RunStatsCollector, createRunStats } from "./progress-stats.js";
+
+/** The answering stage a request belongs to. */
+export type StageName = ResponseRecord["stage"];
+
+/** What the provider's in-flight limiter says now (requests in flight, its current adaptive limit). */
+export type ConcurrencyReading = () => { inFlight: number; limit: number };
+
+/**
+ * What the answering stages tell about their progress. Only the first three are required: the
+ * others (requests, retries, concurrency) are optional so reporters written before them still fit.
+ */
 export interface ProgressReporter {
   startTask(taskKey: string, total: number): void;
   /** `n` samples finished; `fromStore` ones were already answered before this run. */
   advance(n: number, fromStore?: boolean): void;
   endTask(): void;
+  /** A stage will run this many tasks (each stage says so once; the counts add up). */
+  plan?(tasks: number): void;
+  /** A request answered from the request cache. */
+  cached?(stage: StageName): void;
+  /** A request sent to the model (or into a batch); `answered` or `failed` follows. */
+  sent?(stage: StageName): void;
+  answered?(stage: StageName, usage: TokenUsage | undefined): void;
+  /** A request that failed for good, after its retries. */
+  failed?(stage: StageName, error: ModelErrorRecord): void;
+  /** A failed attempt that the provider retries (`ModelCallContext.onRetry`). */
+  retry?(stage: StageName, notice: RetryNotice): void;
+  /** Where to read the current concurrency (the provider's limiter); undefined = count requests in flight. */
+  watchConcurrency?(read: ConcurrencyReading | undefined): void;
+  /** Prints a message without breaking the display (above it on a terminal). */
+  log?(message: string): void;
+  /** Stops drawing: the display's last state stays, and the output continues on a new line. */
+  close?(): void;
 }
 
 export interface ProgressSettings {
   stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /** Minimum time between redraws on a terminal (default 100 ms). */
   redrawMs?: number;
-  /** Time between plain lines when not a terminal (default 5 s). */
+  /** Time between summary lines when not a terminal (default 5 s). */
   lineIntervalMs?: number;
   now?: () => number;
+  /** The counters to show (default new ones): pass them to read the run statistics at the end. */
+  stats?: RunStatsCollector;
 }
 
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return "?";
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+export interface ProgressDisplay extends ProgressReporter {
+  readonly stats: RunStatsCollector;
+  log(message: string): void;
+  close(): void;
 }
 
-export function createProgressReporter(settings: ProgressSettings): ProgressReporter {
+const ERASE_LINE = "\x1b[2K";
+const ERASE_BELOW = "\x1b[J";
+const up = (rows: number): string => (rows > 0 ? `\x1b[${rows}A` : "");
+
+/**
+ * The progress display. On a terminal: one line per running task and an overall line (tasks done,
+ * samples/s, ETA, cache hits, retries, errors, concurrency), each fitted to the terminal's width
+ * (one column spare, so no line ever wraps) and redrawn in place; a finished task leaves its final
+ * line above the display. Without a terminal: one summary line every `lineIntervalMs`, and a line
+ * per finished task.
+ */
+export function createProgressReporter(settings: ProgressSettings): ProgressDisplay {
+  const { stream } = settings;
   const now = settings.now ?? (() => performance.now());
-  const tty = settings.stream.isTTY === true;
+  const stats = settings.stats ?? createRunStats({ now });
+  const tty = stream.isTTY === true;
   const interval = tty ? (settings.redrawMs ?? 100) : (settings.lineIntervalMs ?? 5000);
-  let task = "";
-  let total = 0;
-  let done = 0;
-  let skipped = 0;
-  let started = 0;
-  let lastDraw = 0;
+  const columns = (): number => Math.max(20, stream.columns ?? 80);
+  let lastDraw = now();
+  let closed = false;
+  /** Display widths of the lines on screen now (terminal): how far up the next redraw starts. */
+  let drawn: number[] = [];
+  let timer: NodeJS.Timeout | undefined;
 
-  const line = (): string => {
-    const elapsed = (now() - started) / 1000;
-    const fresh = done - skipped;
-    const rate = elapsed > 0 ? fresh / elapsed : 0;
-    const eta = rate > 0 ? (total - done) / rate : Number.NaN;
-    const pct = total > 0 ? Math.floor((100 * done) / total) : 100;
-    const stats = `${done}/${total} ${rate.toFixed(1)}/s ETA ${formatDuration(eta)}`;
-    if (!tty) return `${task}: ${pct}% ${stats}`;
-    const width = Math.max(10, Math.min(30, (settings.stream.columns ?? 80) - task.length - stats.length - 12));
-    const filled = total > 0 ? Math.round((width * done) / total) : width;
-    return `${task} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${String(pct).padStart(3)}% ${stats}`;
+  /** Cursor back to the first column of the display's first row (the rows a resize rewrapped included). */
+  const toTop = (): string => {
+    if (drawn.length === 0) return "";
+    const cols = columns();
+    const rows = drawn.reduce((a, w) => a + Math.max(1, Math.ceil(w / cols)), 0);
+    return `\r${up(rows - 1)}`;
+  };
+
+  const block = (): string[] => {
+    const width = columns() - 1;
+    return [...stats.runningTasks().map((t) => formatTaskLine(t, width)), formatOverallLine(stats.overall(), width)];
+  };
+
+  /** Redraws the display in place, after `above` (lines that stay, written where the display was). */
+  const redraw = (above = ""): void => {
+    const lines = block();
+    stream.write(`${toTop()}${above ? `${ERASE_BELOW}${above}` : ""}${lines.map((l) => `${ERASE_LINE}${l}`).join("\n")}${ERASE_BELOW}`);
+    drawn = lines.map(displayWidth);
+  };
+
+  const summaryLine = (): string => {
+    const running = stats.runningTasks();
+    const task = running[running.length - 1];
+    const overall = formatOverallLine(stats.overall(), Number.POSITIVE_INFINITY);
+    return task ? `${formatPlainTaskLine(task)} | ${overall}` : overall;
   };
 
   const draw = (force: boolean): void => {
+    if (closed) return;
     const t = now();
     if (!force && t - lastDraw < interval) return;
     lastDraw = t;
-    settings.stream.write(tty ? `\r\x1b[K${line()}` : `${line()}\n`);
+    if (tty) redraw();
+    else stream.write(`${summaryLine()}\n`);
   };
 
-  return {
-    startTask(key, n) {
-      task = key;
-      total = n;
-      done = 0;
-      skipped = 0;
-      started = now();
-      lastDraw = tty ? 0 : now();
-      if (tty) draw(true);
-    },
-    advance(n, fromStore = false) {
-      done += n;
-      if (fromStore) skipped += n;
+  const onResize = (): void => {
+    if (!closed && drawn.length > 0) redraw();
+  };
+  if (tty) stream.on("resize", onResize);
+
+  const startTimer = (): void => {
+    // Redraws while nothing finishes (every request waiting on a retry): the rate and ETA move on.
+    timer ??= setInterval(() => draw(false), Math.min(interval, 1000));
+    timer.unref?.();
+  };
+
+  const then =
+    <A extends unknown[]>(f: (...args: A) => void) =>
+    (...args: A): void => {
+      f(...args);
       draw(false);
+    };
+
+  return {
+    stats,
+    plan: (n) => stats.plan(n),
+    startTask(key, total) {
+      stats.startTask(key, total);
+      startTimer();
+      if (tty) draw(true);
+      else lastDraw = now();
     },
+    advance: then((n: number, fromStore?: boolean) => stats.advance(n, fromStore)),
     endTask() {
-      if (tty) settings.stream.write(`\r\x1b[K${line()}\n`);
-      else settings.stream.write(`${line()}\n`);
+      const running = stats.runningTasks();
+      const finished = running[running.length - 1];
+      stats.endTask();
+      if (closed || !finished) return;
+      if (tty) redraw(`${formatTaskLine(finished, columns() - 1)}\n`);
+      else stream.write(`${formatPlainTaskLine(finished)}\n`);
+    },
+    cached: then((stage: StageName) => stats.cached(stage)),
+    sent: (stage) => stats.sent(stage),
+    answered: (stage, usage) => stats.answered(stage, usage),
+    failed: then((stage: StageName, error: ModelErrorRecord) => stats.failed(stage, error)),
+    retry: then((stage: StageName, notice: RetryNotice) => stats.retry(stage, notice)),
+    watchConcurrency: (read) => stats.watchConcurrency(read),
+    log(message) {
+      if (tty && !closed && drawn.length > 0) redraw(`${message}\n`);
+      else stream.write(`${message}\n`);
+    },
+    close() {
+      if (closed) return;
+      if (tty && drawn.length > 0) {
+        redraw();
+        stream.write("\n");
+      }
+      closed = true;
+      drawn = [];
+      if (timer) clearInterval(timer);
+      if (tty) stream.removeListener("resize", onResize);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { resultsSchema, responseRecordSchema, runManifestSchema, sampleRecordSchema, scoreRecordSchema } from "./schemas.js";
+import { runStatsSchema } from "./run-stats.js";
 
 /** The JSON Schema of every run-store file, generated from the zod schemas (file name → schema). */
 export function runFormatJsonSchemas(): Record<string, unknown> {
@@ -14,5 +15,6 @@ export function runFormatJsonSchemas(): Record<string, unknown> {
     "sample-record.schema.json": make(sampleRecordSchema, "yardstick sample record", "One line of samples/<task>.jsonl."),
     "score-record.schema.json": make(scoreRecordSchema, "yardstick score record", "One line of scores/<task>.jsonl."),
     "results.schema.json": make(resultsSchema, "yardstick results.json", "Task, competency and language scores of a run."),
+    "run-stats.schema.json": make(runStatsSchema, "yardstick run-stats.json", "Wall time, requests, retries, errors, cache hits and tokens of each session of a run."),
   };
 }

@@ -1,0 +1,203 @@
+import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
+import type { RequestTotals, RunSession } from "@yardstick/run-format";
+import type { OverallLineView, TaskLineView } from "./progress-line.js";
+import type { ConcurrencyReading, ProgressReporter, StageName } from "./progress.js";
+
+interface RunningTask {
+  name: string;
+  total: number;
+  done: number;
+  fromStore: number;
+  startedAt: number;
+}
+
+/**
+ * The counters behind the progress display and the end-of-run statistics: a `ProgressReporter`
+ * that draws nothing (what `--quiet` uses), read by the terminal display and written to
+ * run-stats.json at the end.
+ */
+export interface RunStatsCollector extends Required<Omit<ProgressReporter, "log" | "close">> {
+  /** The running tasks, most recently started last. */
+  runningTasks(): TaskLineView[];
+  overall(): OverallLineView;
+  /** The session so far (`aborted`: whether the run was stopped before it finished). */
+  session(aborted: boolean): RunSession;
+}
+
+const emptyTotals = (): RequestTotals => ({ requests: 0, cacheHits: 0, retries: 0, errors: 0, tokens: { input: 0, output: 0 } });
+
+export function createRunStats(settings: { now?: () => number; wallClock?: () => Date } = {}): RunStatsCollector {
+  const now = settings.now ?? (() => performance.now());
+  const wallClock = settings.wallClock ?? (() => new Date());
+  const startedAt = wallClock();
+  const startedMs = now();
+  const running: RunningTask[] = [];
+  const totals = emptyTotals();
+  const stages: Partial<Record<StageName, RequestTotals>> = {};
+  const retriesBy: Record<string, number> = {};
+  let tasksPlanned = 0;
+  let tasksDone = 0;
+  let samplesDone = 0;
+  let samplesFromStore = 0;
+  // The time finished tasks took, for the ETA of the tasks not started yet.
+  let finishedSeconds = 0;
+  let firstStart: number | undefined;
+  let inFlight = 0;
+  let concurrency: ConcurrencyReading | undefined;
+
+  const add = (stage: StageName, change: (t: RequestTotals) => void): void => {
+    change(totals);
+    change((stages[stage] ??= emptyTotals()));
+  };
+  const current = (): RunningTask | undefined => running[running.length - 1];
+  const view = (t: RunningTask): TaskLineView => ({ name: t.name, total: t.total, done: t.done, fromStore: t.fromStore, elapsedSeconds: (now() - t.startedAt) / 1000 });
+
+  const overallRate = (): number => {
+    if (firstStart === undefined) return 0;
+    const seconds = (now() - firstStart) / 1000;
+    return seconds > 0 ? (samplesDone - samplesFromStore) / seconds : 0;
+  };
+
+  /** Seconds left: the running tasks' remaining samples at the current rate, plus the tasks not started at the pace of the finished ones (or of the running one). */
+  const eta = (): number => {
+    const rate = overallRate();
+    if (rate <= 0) return Number.NaN;
+    let remaining = 0;
+    for (const t of running) {
+      if (t.total <= 0) return Number.NaN;
+      remaining += Math.max(0, t.total - t.done);
+    }
+    let seconds = remaining / rate;
+    const notStarted = Math.max(0, tasksPlanned - tasksDone - running.length);
+    if (notStarted > 0) {
+      const perTask = tasksDone > 0 ? finishedSeconds / tasksDone : running.reduce((a, t) => a + t.total, 0) / Math.max(1, running.length) / rate;
+      seconds += notStarted * perTask;
+    }
+    return seconds;
+  };
+
+  return {
+    plan(tasks) {
+      tasksPlanned += tasks;
+    },
+    startTask(taskKey, total) {
+      const t = now();
+      firstStart ??= t;
+      running.push({ name: taskKey, total, done: 0, fromStore: 0, startedAt: t });
+      // A stage that did not say how many tasks it runs still counts the ones it starts.
+      if (tasksPlanned < tasksDone + running.length) tasksPlanned = tasksDone + running.length;
+    },
+    advance(n, fromStore = false) {
+      const task = current();
+      samplesDone += n;
+      if (fromStore) samplesFromStore += n;
+      if (!task) return;
+      task.done += n;
+      if (fromStore) task.fromStore += n;
+    },
+    endTask() {
+      const task = running.pop();
+      if (!task) return;
+      tasksDone++;
+      finishedSeconds += (now() - task.startedAt) / 1000;
+    },
+    cached(stage) {
+      add(stage, (t) => t.cacheHits++);
+    },
+    sent(stage) {
+      inFlight++;
+      add(stage, (t) => t.requests++);
+    },
+    answered(stage, usage: TokenUsage | undefined) {
+      inFlight = Math.max(0, inFlight - 1);
+      if (!usage) return;
+      add(stage, (t) => {
+        t.tokens.input += usage.promptTokens;
+        t.tokens.output += usage.completionTokens;
+      });
+    },
+    failed(stage, _error: ModelErrorRecord) {
+      inFlight = Math.max(0, inFlight - 1);
+      add(stage, (t) => t.errors++);
+    },
+    retry(stage, notice: RetryNotice) {
+      add(stage, (t) => t.retries++);
+      const why = notice.status !== undefined ? String(notice.status) : notice.kind;
+      retriesBy[why] = (retriesBy[why] ?? 0) + 1;
+    },
+    watchConcurrency(read) {
+      concurrency = read;
+    },
+    runningTasks: () => running.map(view),
+    overall() {
+      const limiter = concurrency?.();
+      return {
+        tasksDone,
+        tasksPlanned,
+        samplesPerSecond: overallRate(),
+        etaSeconds: eta(),
+        cacheHits: totals.cacheHits,
+        retries: totals.retries,
+        errors: totals.errors,
+        inFlight: limiter?.inFlight ?? inFlight,
+        limit: limiter?.limit,
+      };
+    },
+    session(aborted) {
+      const endedAt = wallClock();
+      return {
+        startedAt: startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        wallSeconds: Math.round(Math.max(0, now() - startedMs)) / 1000,
+        aborted,
+        tasks: { planned: tasksPlanned, done: tasksDone },
+        samples: { done: samplesDone, fromStore: samplesFromStore },
+        ...structuredClone(totals),
+        retriesBy: { ...retriesBy },
+        stages: structuredClone(stages),
+      };
+    },
+  };
+}
+
+/** The provider's in-flight limiter (the OpenAI-compatible and Anthropic providers expose theirs), read for the display. */
+export function limiterReading(model: unknown): ConcurrencyReading | undefined {
+  const limiter = (model as { limiter?: { inFlight?: unknown; limit?: unknown } } | undefined)?.limiter;
+  if (!limiter || typeof limiter.inFlight !== "number" || typeof limiter.limit !== "number") return undefined;
+  return () => ({ inFlight: limiter.inFlight as number, limit: limiter.limit as number });
+}
+
+/** The end-of-run summary: `wall 1m02s · 1800 requests (12 cached) · 139 retries (429: 36, 500: 103) · 0 errors · tokens 1.2M in / 80k out`. */
+export function formatRunSummary(s: RunSession): string {
+  const by = Object.entries(s.retriesBy)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([why, n]) => `${why}: ${n}`)
+    .join(", ");
+  return [
+    `wall time ${formatWall(s.wallSeconds)}`,
+    `${s.requests} request(s) sent`,
+    `${s.cacheHits} cache hit(s)`,
+    `${s.retries} retr${s.retries === 1 ? "y" : "ies"}${by ? ` (${by})` : ""}`,
+    `${s.errors} error(s)`,
+    `tokens ${formatCount(s.tokens.input)} in / ${formatCount(s.tokens.output)} out`,
+  ].join(" · ");
+}
+
+function formatWall(seconds: number): string {
+  return seconds < 10 ? `${seconds.toFixed(1)}s` : formatDurationLong(seconds);
+}
+
+function formatDurationLong(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  return h > 0 ? `${h}h${String(m).padStart(2, "0")}m${String(rest).padStart(2, "0")}s` : m > 0 ? `${m}m${String(rest).padStart(2, "0")}s` : `${rest}s`;
+}
+
+/** 1234 → 1234, 12345 → 12.3k, 1234567 → 1.23M. */
+export function formatCount(n: number): string {
+  if (n < 10_000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
