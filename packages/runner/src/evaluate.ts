@@ -208,6 +208,10 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       if (options.cost.dryRun) return { outDir, fingerprint, resumed: false, aborted: false, results: undefined, tasks: [], answering: estimate.answering, estimate };
       runModel = planned.model;
       judgeModel = planned.judgeModel;
+      // Under --max-cost, batches are paid from the same budget as online requests.
+      const guard = planned.guardBatch;
+      if (guard && batchApi) batchApi = { ...batchApi, client: guard(batchApi.client, model) };
+      if (guard && judgeBatchApi && judge) judgeBatchApi = { ...judgeBatchApi, client: guard(judgeBatchApi.client, judge.model) };
       if (planned.guardBatch && batchApi) batchApi = { ...batchApi, client: planned.guardBatch(batchApi.client, model) };
       if (planned.guardBatch && judgeBatchApi && judge) judgeBatchApi = { ...judgeBatchApi, client: planned.guardBatch(judgeBatchApi.client, judge.model) };
     }
