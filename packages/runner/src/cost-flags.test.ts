@@ -106,7 +106,7 @@ describe("yardstick run --max-cost", () => {
     const before = chatRequests();
     const io = captureIO(env);
     expect(await main([...base, "--out", out, "--prices", prices, "--max-cost", "0.01"], io)).toBe(1);
-    expect(io.err()).toMatch(/the run is estimated at \$0\.\d+, more than --max-cost 0\.01 USD, so nothing was sent/);
+    expect(io.err()).toMatch(/the run is estimated at \$0\.\d+, more than --max-cost 0\.01 USD allows, so nothing was sent/);
     expect(chatRequests()).toBe(before);
     expect(existsSync(out)).toBe(false);
   });
@@ -140,6 +140,13 @@ describe("yardstick run --max-cost", () => {
     expect(left.out()).toContain(`answered already: ${3 + spent.sent} sample(s) from the run store`);
     // The stopped run recorded its latencies: the time at the current rate is known.
     expect(left.out()).toMatch(/generate\s+total .* ~\d+s at [\d.]+ req\/s/);
+
+    expect(left.out()).toContain(`spent already (recorded in the run store): $${(spent.input + spent.output).toFixed(2)}`);
+
+    // The budget is the run's: the same --max-cost again sends nothing, as the spend is recorded.
+    const same = captureIO(env);
+    expect(await main([...base, "--out", out, "--prices", prices, "--max-cost", String(budget)], same)).not.toBe(0);
+    expect(chatRequests() - before).toBe(spent.sent);
 
     const rerun = captureIO(env);
     expect(await main([...base, "--out", out, "--prices", prices, "--max-cost", String(budget * 2), "--quiet"], rerun)).toBe(0);

@@ -62,12 +62,15 @@ export async function planCost(
   const estimate = await estimateRun({ ...settings, prices: cost.prices, ...(cost.batch ? { batch: true } : {}) });
   cost.onEstimate?.(estimate);
   if (limit === undefined || cost.dryRun) return { estimate, model: settings.model, judgeModel };
-  if (estimate.costUsd !== undefined && estimate.costUsd > limit) {
+  // The budget is the whole run's: what earlier sessions spent (as the run store records) counts.
+  const spent = estimate.spentUsd ?? 0;
+  if (estimate.costUsd !== undefined && spent + estimate.costUsd > limit) {
+    const sofar = spent > 0 ? `has spent ${formatUsd(spent)} (as its run store records) and the rest ` : "";
     throw new ConfigError(
-      `the run is estimated at ${formatUsd(estimate.costUsd)}, more than --max-cost ${limit} USD, so nothing was sent (yardstick run --dry-run shows the estimate; raise --max-cost, or narrow the run with --limit or --tasks)`,
+      `the run ${sofar}is estimated at ${formatUsd(estimate.costUsd)}, more than --max-cost ${limit} USD allows, so nothing was sent (yardstick run --dry-run shows the estimate; raise --max-cost, or narrow the run with --limit or --tasks)`,
     );
   }
-  const budget = new CostBudget(limit, cost.onBudgetExceeded ?? (() => {}));
+  const budget = new CostBudget(limit, cost.onBudgetExceeded ?? (() => {}), spent);
   const guard = (m: ModelProviderV1) => withBudget(m, { budget, price: findPrice(cost.prices, m.id, m.modelId)!, ...(cost.batch ? { batch: true } : {}) });
   const guardBatch = (client: BatchClient, m: ModelProviderV1) => withBatchBudget(client, { budget, price: findPrice(cost.prices, m.id, m.modelId)!, batch: true });
   return { estimate, model: guard(settings.model), judgeModel: judgeModel ? guard(judgeModel) : undefined, guardBatch };
@@ -118,6 +121,7 @@ export function formatEstimate(estimate: RunEstimate): string {
     widths.map((w) => "-".repeat(w)).join("  "),
     ...rows.map(line),
     `total cost: ${estimate.costUsd === undefined ? "unknown (a model has no price; add it with --prices FILE)" : formatUsd(estimate.costUsd)}` +
+      (estimate.spentUsd ? ` · spent already (recorded in the run store): ${formatUsd(estimate.spentUsd)}` : "") +
       ` · answered already: ${fromStore} sample(s) from the run store, ${fromCache} request(s) from the cache`,
     "input tokens: o200k BPE of the rendered requests; output tokens: the task's recorded mean when it has answers, else max_tokens",
     ...estimate.pending.map((p) => `not estimated: ${p}`),

@@ -15,7 +15,8 @@ import { ASSUMED_OUTPUT_TOKENS } from "./estimate-run.js";
 import { countRequestInputTokens, countTextTokens } from "./token-count.js";
 
 /**
- * A spending limit shared by every provider of a run (the judged model and the judge). Each request
+ * A spending limit of a whole run, shared by every provider of it (the judged model and the judge),
+ * starting from what the run store records as spent by earlier sessions. Each request
  * reserves its worst case (its input plus its max_tokens) before it is sent and settles at its
  * recorded usage; a request whose worst case would take spent + reserved past the limit is not sent,
  * and the run is stopped. So the recorded spend never crosses the limit, whatever is in flight.
@@ -29,7 +30,11 @@ export class CostBudget {
     readonly limitUsd: number,
     /** Called once, when the first request is refused: the run stops (as on Ctrl-C). */
     private readonly onExceeded: (message: string) => void,
-  ) {}
+    /** Spent already: what the run store records earlier sessions of this run paid for. */
+    spentUsd = 0,
+  ) {
+    this.spentUsd = spentUsd;
+  }
 
   /** Reserves `usd` if it fits under the limit; false (and the run stopped) when it does not. */
   reserve(usd: number): boolean {
@@ -37,7 +42,7 @@ export class CostBudget {
       if (!this.stopped) {
         this.stopped = true;
         this.onExceeded(
-          `--max-cost ${this.limitUsd} USD: stopping before it is crossed (spent ${formatUsd(this.spentUsd)}, the next request could cost up to ${formatUsd(usd)}); rerun with a higher --max-cost to continue`,
+          `--max-cost ${this.limitUsd} USD: stopping before it is crossed (the run has spent ${formatUsd(this.spentUsd)}, the next request could cost up to ${formatUsd(usd)}); rerun with a higher --max-cost to continue`,
         );
       }
       return false;

@@ -57,6 +57,8 @@ export interface StageEstimate {
   requestsPerSecond: number | undefined;
   seconds: number | undefined;
   tasks: TaskEstimate[];
+  /** What the run store records this stage has spent already (requests sent, not cache hits); undefined without a price. */
+  spentUsd: number | undefined;
 }
 
 export interface RunEstimate {
@@ -65,6 +67,8 @@ export interface RunEstimate {
   /** How each task's answering went in the dry run: what came from the store and the cache. */
   answering: AnswerOutcome[];
   costUsd: number | undefined;
+  /** What the run store records the run has spent already, all stages; undefined when a stage that spent has no price. */
+  spentUsd: number | undefined;
   /** Stages not estimated yet, with why. */
   pending: string[];
 }
@@ -118,6 +122,7 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
       recorded = {
         output: new Map([...recorded.output, ...[...judgeRecorded.output].filter(([k]) => k.startsWith("judge\t"))]),
         latency: new Map([...recorded.latency, ...[...judgeRecorded.latency].filter(([k]) => k === "judge")]),
+        paid: new Map([...recorded.paid, ...[...judgeRecorded.paid].filter(([k]) => k === "judge")]),
       };
     }
     const batch = settings.batch === true;
@@ -127,7 +132,8 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
     const stages = [stageOf("generate", settings.model)];
     if (judging && settings.judge) stages.push(stageOf("judge", settings.judge.model));
     const costUsd = stages.some((s) => s.requests > 0 && s.costUsd === undefined) ? undefined : stages.reduce((a, s) => a + (s.costUsd ?? 0), 0);
-    return { batch, stages, answering: first.answered.tasks, costUsd, pending };
+    const spentUsd = stages.some((s) => s.spentUsd === undefined && recorded.paid.has(s.stage)) ? undefined : stages.reduce((a, s) => a + (s.spentUsd ?? 0), 0);
+    return { batch, stages, answering: first.answered.tasks, costUsd, spentUsd, pending };
   } finally {
     for (const dir of scratchDirs) await rm(dir, { recursive: true, force: true });
   }
@@ -168,12 +174,14 @@ interface Recorded {
   output: Map<string, { sum: number; n: number }>;
   /** Per stage: sum and count of recorded latencies (requests that were sent, not cache hits). */
   latency: Map<string, { sum: number; n: number }>;
+  /** Per stage: prompt and completion tokens of the requests the run store records as sent (paid). */
+  paid: Map<string, { input: number; output: number }>;
 }
-
 /** What the store (old records and the dry run's cache hits; placeholders carry no usage) says about answers. */
 async function readRecorded(store: RunStore): Promise<Recorded> {
   const output = new Map<string, { sum: number; n: number }>();
   const latency = new Map<string, { sum: number; n: number }>();
+  const paid = new Map<string, { input: number; output: number }>();
   const add = (m: Map<string, { sum: number; n: number }>, k: string, v: number) => {
     const e = m.get(k) ?? { sum: 0, n: 0 };
     e.sum += v;
@@ -184,8 +192,14 @@ async function readRecorded(store: RunStore): Promise<Recorded> {
     if (rec.status !== "ok") continue;
     if (rec.usage) add(output, `${rec.stage}\t${rec.task}`, rec.usage.completionTokens);
     if (!rec.cached && rec.latencyMs !== undefined) add(latency, rec.stage, rec.latencyMs);
+    if (!rec.cached && rec.usage) {
+      const p = paid.get(rec.stage) ?? { input: 0, output: 0 };
+      p.input += rec.usage.promptTokens;
+      p.output += rec.usage.completionTokens;
+      paid.set(rec.stage, p);
+    }
   }
-  return { output, latency };
+  return { output, latency, paid };
 }
 
 /** A stage's estimate: its requests, tokens, cost at its model's price, and time at the recorded rate. */
@@ -237,6 +251,7 @@ function stageEstimate(
     requestsPerSecond,
     seconds: requestsPerSecond === undefined ? undefined : requests / requestsPerSecond,
     tasks,
+    spentUsd: price ? costOf(price, recorded.paid.get(stage)?.input ?? 0, recorded.paid.get(stage)?.output ?? 0, batch) : undefined,
   };
 }
 
