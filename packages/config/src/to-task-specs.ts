@@ -163,7 +163,7 @@ function buildSpec(
     data = { id: `seahelm:${config.dataloader_class ?? "generated"}`, options: { language, ...syntheticParams(config) } };
   } else {
     const r = dataRefFor(lang.filepath, task.file, language, "eval", localOptions, files);
-    data = r.ref;
+    data = visionDataRef(r.ref, config.dataloader_class, task.key);
     if (r.missing) missingFiles.push({ role: "data", filepath: lang.filepath, configFile: task.file });
   }
   let examples: PluginRef | undefined;
@@ -286,6 +286,23 @@ const EXAMPLES_MATCH: Record<string, readonly string[]> = {
   // global_mmlu_lite: examples of the question's own subject.
   GlobalMMLULiteDataloader: ["metadata.subject"],
 };
+
+/**
+ * SEA-HELM vision dataloaders that read a Hub dataset's default config and their own split, and
+ * reshape its rows (`rowFormat` of the `huggingface` dataloader): MathVision's mini task reads
+ * `testmini`, the full one `test`; BabyVision reads `train`.
+ */
+const HF_VISION_DATA: Record<string, (taskKey: string) => Record<string, unknown>> = {
+  MathVisionDataloader: (key) => ({ split: key.replace(/^mathvision_/, "") === "mini" ? "testmini" : "test", rowFormat: "mathvision" }),
+  BabyVisionDataloader: () => ({ split: "train", rowFormat: "babyvision" }),
+};
+
+function visionDataRef(ref: PluginRef, dataloaderClass: string | undefined, taskKey: string): PluginRef {
+  const vision = HF_VISION_DATA[dataloaderClass ?? ""];
+  if (!vision || ref.id !== "huggingface") return ref;
+  const { name: _language, ...rest } = ref.options ?? {};
+  return { id: "huggingface", options: { ...rest, ...vision(taskKey) } };
+}
 
 /** Safeguard dataloaders rename `prompt_label` / `response_label` to `label`. */
 function labelFieldOptions(dataloaderClass: string | undefined): Record<string, unknown> {

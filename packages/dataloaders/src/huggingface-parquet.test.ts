@@ -13,7 +13,6 @@ const FAST: HuggingFaceDataloaderSettings = { backoffBaseMs: 1, backoffMaxMs: 5,
 const REPO = "aisingapore/parquet-set";
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -8,12 +8,10 @@
  * after the load.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { DataLoadError } from "@yardstick/core";
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "@yardstick/http";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
@@ -172,6 +170,16 @@ async function sizeOf(file: string): Promise<number | undefined> {
   }
 }
 
+/** Writes the body chunk by chunk, so the bytes that arrived before a dropped connection stay for the resume. */
+async function appendBody(body: ReadableStream<Uint8Array>, file: string, append: boolean): Promise<void> {
+  const handle = await open(file, append ? "a" : "w");
+  try {
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function sha256OfFile(file: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -230,7 +238,7 @@ async function downloadShard(d: DownloadInput): Promise<void> {
         // A 200 to a range request is the whole file again: start over.
         const append = res.status === 206 && have > 0;
         if (!res.body) throw new Error("empty response body");
-        await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), createWriteStream(partial, { flags: append ? "a" : "w" }));
+        await appendBody(res.body, partial, append);
         continue;
       }
       await res.body?.cancel();

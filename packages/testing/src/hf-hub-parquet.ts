@@ -174,7 +174,8 @@ export function answerResolve(ctx: ParquetRequestContext, rest: string): number 
   }
   if (ctx.cutAfter !== undefined && ctx.cutAfter < body.length) {
     // An interrupted download: part of the body, then the connection drops.
-    ctx.res.write(body.subarray(0, ctx.cutAfter), () => ctx.res.socket?.destroy());
+    // The pause lets the client read the bytes before the drop, as over a real network.
+    ctx.res.write(body.subarray(0, ctx.cutAfter), () => setTimeout(() => ctx.res.socket?.destroy(), 30));
     return status;
   }
   ctx.res.end(body);
