@@ -163,7 +163,9 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
               ...(values.batch ? { batch: true } : {}),
               ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
               onEstimate: (e: RunEstimate) => {
-                if (!dryRun && !values.quiet) log(`estimated cost of what this run sends: ${e.costUsd === undefined ? "unknown (no price)" : formatUsd(e.costUsd)}`);
+                if (dryRun || values.quiet) return;
+                const spent = e.spentUsd ? `; spent already ${formatUsd(e.spentUsd)}` : "";
+                log(`estimated cost of what this run sends: ${e.costUsd === undefined ? "unknown (no price)" : formatUsd(e.costUsd)}${spent}${maxCostUsd !== undefined ? ` (--max-cost ${maxCostUsd} USD)` : ""}`);
               },
               onBudgetExceeded: (message: string) => {
                 log(message);
