@@ -209,7 +209,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         typeof built === "string" ? { kind: "completion", prompt: built, params: t.generation } : { kind: "chat", messages: built, params: t.generation };
       const hashed = hashRequest(identity, request);
       if (kept && kept.error === undefined && kept.key === hashed.key) return kept;
-      const ctx = labelSet ? { sample: input.sample, task: t, labelSet } : { sample: input.sample, task: t };
+      // The stop signal reaches the request: a Ctrl-C aborts it at once, recorded as interrupted (retried on resume).
+      const ctx = labelSet ? { sample: input.sample, task: t, labelSet, signal: stop.signal } : { sample: input.sample, task: t, signal: stop.signal };
       const asked = await askModel(asker, at, request, hashed, kept?.key !== hashed.key, ctx, outcome);
       return asked.error ? { error: asked.error, key: hashed.key } : { text: asked.response.text };
     }
@@ -243,7 +244,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         const scores: number[] = [];
         const tokenCounts: number[] = [];
         for (const continuation of continuations) {
-          const r = await model.loglikelihood({ context, continuation }, { sample: input.sample, task: t });
+          const r = await model.loglikelihood({ context, continuation }, { sample: input.sample, task: t, signal: stop.signal });
           scores.push(r.logprob);
           tokenCounts.push(r.tokenCount);
         }

@@ -74,7 +74,7 @@ export async function askModel(
     ctx.onRetry?.(notice);
   };
   try {
-    // No signal: on a stop, requests in flight still finish and are stored.
+    // ctx.signal (the generate stage's stop) aborts the request: its error record says so and resume retries it.
     const response = await deps.model.generate(request, progress?.retry ? { ...ctx, onRetry } : ctx);
     progress?.answered?.(at.stage, response.usage);
     deps.cache?.put(key, deps.identity, slimResponse(response));

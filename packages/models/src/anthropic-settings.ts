@@ -23,8 +23,14 @@ export const anthropicSettingsSchema = z
     concurrencyIncreaseEvery: z.number().int().min(1).default(10),
     /** Attempts per request, the first included. */
     maxAttempts: z.number().int().min(1).default(6),
-    /** Time limit of one attempt, from sending to the last byte of the answer. */
+    /**
+     * Time limit of one attempt, from sending to the last byte of the answer. Once 20 answers are known
+     * an attempt is cut sooner, after max(attemptTimeoutFloorMs, 4 × p99 of recent latencies), doubled
+     * per earlier timeout of the same request: a hung request does not hold its slot for this long.
+     */
     timeoutMs: z.number().int().min(1).default(600_000),
+    /** Shortest adaptive attempt time limit (see timeoutMs). */
+    attemptTimeoutFloorMs: z.number().int().min(1).default(1000),
     backoff: z
       .strictObject({ baseMs: z.number().min(0).default(500), maxMs: z.number().min(0).default(30_000) })
       .default({ baseMs: 500, maxMs: 30_000 }),

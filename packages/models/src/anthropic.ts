@@ -11,6 +11,7 @@ import {
   type AdaptiveLimiter,
   backoffDelay,
   createAdaptiveLimiter,
+  createAttemptTimeout,
   createTransport,
   type LimiterOutcome,
   sleep,
@@ -55,6 +56,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
   const path = /\/v1$/.test(endpoint.basePath) ? "/messages" : "/v1/messages";
   const url = endpoint.url + path;
   const limiter = createAdaptiveLimiter({ min: s.minConcurrency, max: s.maxConcurrency, increaseEvery: s.concurrencyIncreaseEvery });
+  const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json",
@@ -70,6 +72,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
   async function post(payload: string, ctx: ModelCallContext | undefined): Promise<{ body: MessageResponseBody; latencyMs: number }> {
     if (closed) throw new ModelCallError(`${who}: the provider is closed`, { kind: "other", attempts: 0, retryable: false });
     const signal = ctx?.signal;
+    let timeouts = 0;
     for (let attempt = 1; ; attempt++) {
       let ticket: Awaited<ReturnType<AdaptiveLimiter["acquire"]>>;
       try {
@@ -78,13 +81,14 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
         throw abortedCallError(who, "POST", url, attempt - 1, cause);
       }
       let outcome: LimiterOutcome = "other";
-      let failure: CallFailure;
+      let failure: CallFailure | undefined;
       try {
-        const reply = await transport.post(endpoint, path, payload, headers, s.timeoutMs, signal);
+        const reply = await transport.post(endpoint, path, payload, headers, attemptTimeout.timeoutMs(timeouts), signal);
         if (reply.status >= 200 && reply.status < 300) {
           const read = readMessage(reply.text);
           if ("body" in read) {
             outcome = "success";
+            attemptTimeout.record(reply.latencyMs);
             return { body: read.body, latencyMs: reply.latencyMs };
           }
           failure = read;
@@ -95,9 +99,10 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
       } catch (cause) {
         if (!(cause instanceof TransportError)) throw cause;
         if (cause.kind === "aborted") throw abortedCallError(who, "POST", url, attempt, cause);
+        if (cause.kind === "timeout") timeouts++;
         failure = { kind: cause.kind, retryable: true, message: cause.message, cause: cause.cause };
       } finally {
-        limiter.release(ticket, outcome);
+        limiter.release(ticket, outcome, { retryAfterMs: failure?.retryAfterMs });
       }
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, "POST", url, failure, attempt, scrub);
       const delay = retryDelay(failure, attempt, s, backoffDelay);

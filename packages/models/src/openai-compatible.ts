@@ -14,6 +14,7 @@ import {
   type AdaptiveLimiter,
   backoffDelay,
   createAdaptiveLimiter,
+  createAttemptTimeout,
   createTransport,
   type Endpoint,
   type LimiterOutcome,
@@ -123,6 +124,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     max: s.maxConcurrency,
     increaseEvery: s.concurrencyIncreaseEvery,
   });
+  const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json",
@@ -145,6 +147,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     if (closed) throw new ModelCallError(`${who}: the provider is closed`, { kind: "other", attempts: 0, retryable: false });
     const payload = typeof body === "string" ? body : JSON.stringify(body);
     const signal = ctx?.signal;
+    let timeouts = 0;
     for (let attempt = 1; ; attempt++) {
       const endpoint: Endpoint = getFrom ?? transport.next();
       const url = endpoint.url + path;
@@ -158,15 +161,17 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
         }
       }
       let outcome: LimiterOutcome = "other";
-      let result: Failure | Parsed<V>;
+      let result: Failure | Parsed<V> | undefined;
+      const limitMs = attemptTimeout.timeoutMs(timeouts);
       try {
         const reply = getFrom
-          ? await transport.get(endpoint, path, headers, s.timeoutMs, signal)
-          : await transport.post(endpoint, path, payload, headers, s.timeoutMs, signal);
+          ? await transport.get(endpoint, path, headers, limitMs, signal)
+          : await transport.post(endpoint, path, payload, headers, limitMs, signal);
         if (reply.status >= 200 && reply.status < 300) {
           result = parseBody(reply.text, decode);
           if (result.parsed) {
             outcome = "success";
+            attemptTimeout.record(reply.latencyMs);
             return { value: result.value, latencyMs: reply.latencyMs, attempts: attempt, url };
           }
         } else {
@@ -176,9 +181,10 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       } catch (cause) {
         if (!(cause instanceof TransportError)) throw cause;
         if (cause.kind === "aborted") throw abortedCallError(who, method, url, attempt, cause);
+        if (cause.kind === "timeout") timeouts++;
         result = { kind: cause.kind, retryable: true, message: cause.message, cause: cause.cause };
       } finally {
-        limiter.release(ticket, outcome);
+        limiter.release(ticket, outcome, { retryAfterMs: result && !result.parsed ? result.retryAfterMs : undefined });
       }
       if (result.parsed) throw new TypeError("unreachable: a parsed reply has returned");
       const failure: Failure = result;

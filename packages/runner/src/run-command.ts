@@ -121,7 +121,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   setMaxListeners(0, controller.signal);
   const onSignal = (): void => {
     if (controller.signal.aborted) process.exit(130);
-    log("\ninterrupted: finishing requests in flight and saving (Ctrl-C again to quit at once)");
+    log("\ninterrupted: stopping the requests in flight and saving (Ctrl-C again to quit at once)");
     controller.abort();
   };
   process.on("SIGINT", onSignal);
