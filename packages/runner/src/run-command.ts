@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { join, resolve } from "node:path";
 import { ConfigError, type GenerationParams, type Registry } from "@yardstick/core";
-import { type RunEstimate, createProgressReporter, formatUsd, parseShard } from "@yardstick/engine";
+import { type RunEstimate, appendRunSession, createProgressReporter, createRunStats, formatRunSummary, formatUsd, parseShard } from "@yardstick/engine";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
@@ -113,8 +113,12 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     for (const t of tasks) t.generation = { ...t.generation, ...generation, extraBody: mergeExtraBody(t.generation.extraBody, generation.extraBody) };
   }
 
+  // The counters behind the progress display, also kept with --quiet for run-stats.json.
+  const runStats = createRunStats();
+  const display = values.quiet ? undefined : createProgressReporter({ stream: io.stderr, stats: runStats });
   const log = (m: string): void => {
-    io.stderr.write(`${m}\n`);
+    if (display) display.log(m);
+    else io.stderr.write(`${m}\n`);
   };
   const controller = new AbortController();
   // Every in-flight request listens on this one signal.
@@ -145,7 +149,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       maxAttempts,
       timeoutMs,
       signal: controller.signal,
-      ...(values.quiet ? {} : { progress: createProgressReporter({ stream: io.stderr }) }),
+      progress: display ?? runStats,
       log,
       recordedOptions: { configs: configPaths },
       ...(values.batch ? { batch: batchPollSeconds !== undefined ? { pollSeconds: batchPollSeconds } : {} } : {}),
@@ -179,10 +183,14 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       },
     });
     const { outDir } = report;
+    display?.close();
     if (dryRun) {
       io.stdout.write(`${formatEstimate(report.estimate!)}\n`);
       return 0;
     }
+    const session = runStats.session(report.aborted);
+    await appendRunSession(outDir, session);
+    if (!values.quiet) log(`run statistics: ${formatRunSummary(session)} (${join(outDir, "run-stats.json")})`);
     if (report.aborted) {
       log(`stopped; run the same command again to continue (${outDir})`);
       return 130;
@@ -207,6 +215,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     }
     return failed.length > 0 || judgeErrors > 0 ? 1 : 0;
   } finally {
+    display?.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
