@@ -181,6 +181,28 @@ describe("generate stage in batch mode", () => {
     expect(Object.values(s.stats().byPromptHash).every((n) => n === 1)).toBe(true);
   });
 
+  it("a pending batch the provider no longer knows is sent again on restart", async () => {
+    const first = await server({ batch: { processingMs: 5000 } });
+    const stop = new AbortController();
+    const dir = join(root, "unknown-batch");
+    await run(openai(first), task(), { dir, signal: stop.signal, log: (m) => m.includes("created") && stop.abort() });
+    expect(records(dir).filter((r) => r.status === "pending")).toHaveLength(SAMPLES);
+    const second = await server(); // another server: the first one's batch is unknown here
+    const r = await run(openai(second), task(), { dir });
+    expect(second.stats().batches).toEqual({ created: 1, requests: SAMPLES });
+    expect([...answers(r.dir).values()].every((x) => x.status === "ok")).toBe(true);
+  });
+
+  it("a batch the API refuses to create fails its requests with the reason", async () => {
+    const s = await server({ batch: { maxRequests: 2 } });
+    const r = await run(anthropic(s), task(), { batch: { maxResubmits: 3 } });
+    expect(s.stats().batches).toEqual({ created: 0, requests: 0 });
+    const final = [...answers(r.dir).values()];
+    expect(final).toHaveLength(SAMPLES);
+    for (const rec of final) expect(rec.error).toMatch(/sending the batch failed: .*HTTP 400: .*at most 2 requests/);
+    expect(records(r.dir).filter((x) => x.status === "pending")).toHaveLength(0);
+  });
+
   it("resubmits failed requests up to the bound, then records them as errors", async () => {
     const s = await server({ batch: { failRate: 1 } });
     const r = await run(openai(s), task(), { batch: { maxResubmits: 3 } });
