@@ -51,6 +51,11 @@ export interface ModelProviderV1 {
   generate(request: ModelRequest, ctx?: ModelCallContext): Promise<ModelResponse>;
   loglikelihood?(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult>;
   /**
+   * Several loglikelihoods at once (e.g. one `/completions` request with a prompt array), results in
+   * request order. Optional: the engine calls `loglikelihood` per request when it is absent.
+   */
+  loglikelihoodBatch?(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]>;
+  /**
    * What the server reports about the served model (asked once before a run). It enters the request
    * cache key, so two servers serving different checkpoints under one name never share answers.
    */

@@ -2,6 +2,8 @@ import {
   type ChatMessage,
   ConfigError,
   type LabelSet,
+  type LoglikelihoodResult,
+  type ModelCallContext,
   type ModelProviderV1,
   type ModelRequest,
   type PromptBuilderV1,
@@ -241,14 +243,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       outcome.sent++;
       progress.sent?.("generate");
       try {
-        const scores: number[] = [];
-        const tokenCounts: number[] = [];
-        for (const continuation of continuations) {
-          const r = await model.loglikelihood({ context, continuation }, { sample: input.sample, task: t, signal: stop.signal });
-          scores.push(r.logprob);
-          tokenCounts.push(r.tokenCount);
-        }
-        const answer = { choiceLogprobs: scores, choiceTokenCounts: tokenCounts };
+        const results = await scoreContinuations(model, context, continuations, { sample: input.sample, task: t, signal: stop.signal });
+        const answer = { choiceLogprobs: results.map((r) => r.logprob), choiceTokenCounts: results.map((r) => r.tokenCount) };
         settings.cache?.put(key, identity, answer);
         store.append({ ...base, status: "ok", cached: false, ...answer, time: isoNow(), ...sent });
         progress.answered?.("generate", undefined);
@@ -274,6 +270,20 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     }
     return out;
   }
+}
+
+/** The options of one context: one batched call when the provider offers it (they share a context), else one call each. */
+async function scoreContinuations(
+  model: ModelProviderV1,
+  context: string,
+  continuations: readonly string[],
+  ctx: ModelCallContext,
+): Promise<LoglikelihoodResult[]> {
+  const requests = continuations.map((continuation) => ({ context, continuation }));
+  if (model.loglikelihoodBatch) return model.loglikelihoodBatch(requests, ctx);
+  const results: LoglikelihoodResult[] = [];
+  for (const request of requests) results.push(await model.loglikelihood!(request, ctx));
+  return results;
 }
 
 /**

@@ -81,14 +81,16 @@ describe("loglikelihood tasks", () => {
       const r = await runEvaluation({ tasks: [task], registry, model, store });
       await store.close();
       expect(r.tasks[0]?.main).toBe(100);
-      expect(server.stats().requests["/v1/completions"]).toBe(8); // one per option
+      // One request per question: its options go together as a prompt array (8 prompts in all).
+      expect(server.stats().requests["/v1/completions"]).toBe(3);
+      expect(Object.values(server.stats().byPromptHash).reduce((a, b) => a + b, 0)).toBe(8);
       const again = new RunStore(dir);
       await again.open(manifest);
       const r2 = await runEvaluation({ tasks: [task], registry, model, store: again });
       await again.close();
       expect(r2.answering[0]?.fromStore).toBe(3);
       expect(r2.tasks[0]?.main).toBe(100);
-      expect(server.stats().requests["/v1/completions"]).toBe(8);
+      expect(server.stats().requests["/v1/completions"]).toBe(3);
     } finally {
       await model.close();
       await server.close();

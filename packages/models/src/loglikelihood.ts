@@ -43,3 +43,40 @@ function topToken(top: Record<string, number>): string | undefined {
   }
   return best;
 }
+
+/** The legacy `logprobs` object of a `/completions` choice, as the wire sends it. */
+export interface LegacyChoiceLogprobs {
+  tokens: string[];
+  token_logprobs: (number | null)[];
+  text_offset: number[];
+  top_logprobs?: (Record<string, number> | null)[] | null;
+}
+
+/** Scores `continuation` from a choice's echoed logprobs for the prompt `context + continuation`. */
+export function scoreEchoedChoice(lp: LegacyChoiceLogprobs | null | undefined, context: string, continuation: string): LoglikelihoodResult | undefined {
+  if (!lp) return undefined;
+  const topLogprobs = lp.top_logprobs ? { topLogprobs: lp.top_logprobs } : {};
+  const scored = scoreContinuation(
+    { tokens: lp.tokens, tokenLogprobs: lp.token_logprobs, textOffset: lp.text_offset, ...topLogprobs },
+    context.length,
+    context.length + continuation.length,
+  );
+  // No counted token for a non-empty continuation: the server did not echo the prompt.
+  if (!scored || (scored.tokenCount === 0 && continuation !== "")) return undefined;
+  return scored;
+}
+
+/**
+ * The choices of a prompt-array reply put back in prompt order by their `index` (position when a
+ * server leaves it out). Undefined when they are not exactly one per prompt.
+ */
+export function choicesInPromptOrder<C extends { index?: number | undefined }>(choices: readonly C[], promptCount: number): C[] | undefined {
+  if (choices.length !== promptCount) return undefined;
+  const ordered: C[] = new Array(promptCount);
+  for (const [position, choice] of choices.entries()) {
+    const at = choice.index ?? position;
+    if (at < 0 || at >= promptCount || ordered[at] !== undefined) return undefined;
+    ordered[at] = choice;
+  }
+  return ordered;
+}

@@ -23,7 +23,7 @@ import {
 } from "@yardstick/http";
 import type { z } from "zod";
 import { parseSettings } from "./config-error.js";
-import { scoreContinuation } from "./loglikelihood.js";
+import { choicesInPromptOrder, scoreEchoedChoice } from "./loglikelihood.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText, statusFailure } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
 import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
@@ -38,6 +38,7 @@ export interface OpenAICompatibleProvider extends ModelProviderV1 {
   /** The configured base URLs, in round-robin order. */
   readonly baseURLs: readonly string[];
   loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult>;
+  loglikelihoodBatch(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]>;
   describeServedModel(ctx?: CallContext): Promise<ServedModelInfo | undefined>;
   close(): Promise<void>;
 }
@@ -262,27 +263,68 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   }
 
   async function loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> {
-    if (request.context === "") {
-      throw new ConfigError(`${who}: loglikelihood needs a non-empty context (the first prompt token has no logprob)`);
-    }
+    requireContext(request);
     const prompt = request.context + request.continuation;
     const body = { model: s.modelId, prompt, max_tokens: 0, echo: true, logprobs: 1 };
     const r = await call("/completions", body, decodeCompletionBody, ctx);
-    const lp = r.value.choices[0]?.logprobs;
-    const scored = lp
-      ? scoreContinuation(
-          { tokens: lp.tokens, tokenLogprobs: lp.token_logprobs, textOffset: lp.text_offset, ...(lp.top_logprobs ? { topLogprobs: lp.top_logprobs } : {}) },
-          request.context.length,
-          prompt.length,
-        )
-      : undefined;
-    if (!scored || (scored.tokenCount === 0 && request.continuation !== "")) {
-      throw new ModelCallError(
-        `${who}: POST ${r.url} returned no usable echoed logprobs for the continuation (does the server support echo with logprobs on /completions?)`,
-        { kind: "invalid-response", attempts: r.attempts, retryable: false, url: r.url },
-      );
-    }
+    const scored = scoreEchoedChoice(r.value.choices[0]?.logprobs, request.context, request.continuation);
+    if (!scored) throw noEchoedLogprobs(r);
     return scored;
+  }
+
+  // Cleared once a server refuses a prompt array that it then answers prompt by prompt.
+  let promptArrays = true;
+
+  /** The requests as one `/completions` call with a prompt array (OpenAI, vLLM, SGLang accept one). */
+  async function loglikelihoodBatch(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]> {
+    for (const request of requests) requireContext(request);
+    if (requests.length <= 1 || !promptArrays) return oneByOne(requests, ctx);
+    const prompt = requests.map((q) => q.context + q.continuation);
+    const body = { model: s.modelId, prompt, max_tokens: 0, echo: true, logprobs: 1 };
+    const r = await call("/completions", body, decodeCompletionBody, ctx).catch((error: unknown) => {
+      if (error instanceof ModelCallError && (error.status === 400 || error.status === 422)) return undefined;
+      throw error;
+    });
+    if (r === undefined) {
+      // Maybe only the array was refused: if the prompts pass one by one, stop sending arrays.
+      const results = await oneByOne(requests, ctx);
+      promptArrays = false;
+      ctx?.log?.(`${who}: the server refused a prompt array on /completions; loglikelihoods go one prompt per request`);
+      return results;
+    }
+    const choices = choicesInPromptOrder(r.value.choices, requests.length);
+    if (!choices) {
+      throw new ModelCallError(`${who}: POST ${r.url} returned ${r.value.choices.length} choices for ${requests.length} prompts`, {
+        kind: "invalid-response",
+        attempts: r.attempts,
+        retryable: false,
+        url: r.url,
+      });
+    }
+    return requests.map((q, i) => {
+      const scored = scoreEchoedChoice(choices[i]!.logprobs, q.context, q.continuation);
+      if (!scored) throw noEchoedLogprobs(r);
+      return scored;
+    });
+  }
+
+  async function oneByOne(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]> {
+    const results: LoglikelihoodResult[] = [];
+    for (const request of requests) results.push(await loglikelihood(request, ctx));
+    return results;
+  }
+
+  function requireContext(request: LoglikelihoodRequest): void {
+    if (request.context === "") {
+      throw new ConfigError(`${who}: loglikelihood needs a non-empty context (the first prompt token has no logprob)`);
+    }
+  }
+
+  function noEchoedLogprobs(r: { url: string; attempts: number }): ModelCallError {
+    return new ModelCallError(
+      `${who}: POST ${r.url} returned no usable echoed logprobs for the continuation (does the server support echo with logprobs on /completions?)`,
+      { kind: "invalid-response", attempts: r.attempts, retryable: false, url: r.url },
+    );
   }
 
   /**
@@ -323,6 +365,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     identity: () => `openai-compatible:${s.modelId}`,
     generate,
     loglikelihood,
+    loglikelihoodBatch,
     describeServedModel,
     async close() {
       if (closed) return;

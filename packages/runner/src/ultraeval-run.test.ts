@@ -171,8 +171,10 @@ describe("yardstick run on UltraEval configs", () => {
     // gen: raw completion prompts (nothing on the chat endpoint), scored with prefix_match against "(X)".
     const requests = server.stats().requests;
     expect(requests["/v1/chat/completions"] ?? 0).toBe(0);
-    // One completion per gen row, one echo request per ppl option.
-    expect(requests["/v1/completions"]).toBe(MMLU.length + HELLASWAG.reduce((n, r) => n + r.endings.length, 0));
+    // One completion per gen row; one echo request per ppl row, its options together as a prompt array.
+    expect(requests["/v1/completions"]).toBe(MMLU.length + HELLASWAG.length);
+    const prompts = Object.values(server.stats().byPromptHash).reduce((a, b) => a + b, 0);
+    expect(prompts).toBe(MMLU.length + HELLASWAG.reduce((n, r) => n + r.endings.length, 0));
     const expectedGen = MMLU.map((r) => (r.answer.trim().startsWith(`(${String.fromCharCode(65 + r.gold)})`) ? 1 : 0));
     const gen = readScores(join(out, "scores", "mmlu_arithmetic_gen.jsonl"));
     expect(gen.map((s) => s.scores.accuracy)).toEqual(expectedGen);

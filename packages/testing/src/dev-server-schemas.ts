@@ -59,7 +59,8 @@ export const chatCompletionBodySchema = z.looseObject({
 
 export const completionBodySchema = z.looseObject({
   ...common,
-  prompt: z.string(),
+  // One prompt or a list (OpenAI's legacy endpoint answers each; choices come prompt by prompt).
+  prompt: z.union([z.string(), z.array(z.string()).min(1)]),
   echo: z.boolean().nullish(),
   logprobs: z.number().int().min(0).max(20).nullish(),
 });

@@ -174,9 +174,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       const violation = chatToolsViolation(body as ChatCompletionBody);
       if (violation) return sendError(res, 400, violation.message, "invalid_request_error", violation.param);
     }
-    stats.prompt(
-      endpoint === "chat" ? promptHash((body as ChatCompletionBody).messages) : promptHash((body as CompletionBody).prompt),
-    );
+    if (endpoint === "chat") stats.prompt(promptHash((body as ChatCompletionBody).messages));
+    else for (const p of promptList((body as CompletionBody).prompt)) stats.prompt(promptHash(p));
 
     if (online) {
       const fault = faults();
@@ -327,6 +326,46 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   }
 
   async function answerCompletion(body: CompletionBody, headers: IncomingHttpHeaders, id: number, res: ServerResponse): Promise<void> {
+    const n = body.n ?? 1;
+    const cmplId = `cmpl-${id}`;
+    if (Array.isArray(body.prompt)) {
+      if (body.stream) return sendError(res, 400, "the dev server streams only a single prompt, not a prompt array", "invalid_request_error", "prompt");
+      // Each prompt is answered as if alone; its n choices follow the previous prompt's (index = prompt × n + i).
+      const choices = [];
+      let promptTokens = 0;
+      let completionTokens = 0;
+      for (const [j, prompt] of body.prompt.entries()) {
+        const one = await completeOne({ ...body, prompt }, headers);
+        for (let i = 0; i < n; i++) choices.push({ index: j * n + i, text: one.text, logprobs: one.logprobs, finish_reason: one.finishReason });
+        promptTokens += one.promptTokens;
+        completionTokens += n * one.contentTokens;
+      }
+      return sendCompletion(res, cmplId, body.model, choices, promptTokens, completionTokens);
+    }
+    const prompt = body.prompt;
+    const one = await completeOne({ ...body, prompt }, headers);
+    if (body.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const base = { id: cmplId, object: "text_completion", created: created(), model: body.model };
+      for (let i = 0; i < n; i++) {
+        const pieces = body.echo === true ? [prompt, ...tokenize(one.content).tokens] : tokenize(one.content).tokens;
+        for (const t of pieces) {
+          res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: i, text: t, logprobs: null, finish_reason: null }] })}\n\n`);
+        }
+        res.write(
+          `data: ${JSON.stringify({ ...base, choices: [{ index: i, text: "", logprobs: null, finish_reason: one.finishReason }] })}\n\n`,
+        );
+      }
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    const choices = [];
+    for (let i = 0; i < n; i++) choices.push({ index: i, text: one.text, logprobs: one.logprobs, finish_reason: one.finishReason });
+    sendCompletion(res, cmplId, body.model, choices, one.promptTokens, n * one.contentTokens);
+  }
+
+  /** One prompt's completion: the policy's answer shaped by max_tokens and stop, echoed and with logprobs as asked. */
+  async function completeOne(body: CompletionBody & { prompt: string }, headers: IncomingHttpHeaders) {
     const answer = await callPolicy({
       endpoint: "completion",
       body,
@@ -338,43 +377,29 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     // The legacy endpoint's default max_tokens is 16.
     const shaped = shapeAnswer({ content: answer.content }, body.max_tokens ?? 16, stopList(body.stop), "word");
     const echo = body.echo === true;
-    const text = echo ? body.prompt + shaped.content : shaped.content;
     let logprobs: LegacyLogprobs | null = null;
     if (body.logprobs !== null && body.logprobs !== undefined) {
       logprobs = completionLogprobs(body.prompt, shaped.content, answer.content, body.logprobs, echo);
     }
-    const n = body.n ?? 1;
-    const promptTokens = countWordTokens(body.prompt);
-    const cmplId = `cmpl-${id}`;
-    if (body.stream) {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      const base = { id: cmplId, object: "text_completion", created: created(), model: body.model };
-      for (let i = 0; i < n; i++) {
-        const pieces = echo ? [body.prompt, ...tokenize(shaped.content).tokens] : tokenize(shaped.content).tokens;
-        for (const t of pieces) {
-          res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: i, text: t, logprobs: null, finish_reason: null }] })}\n\n`);
-        }
-        res.write(
-          `data: ${JSON.stringify({ ...base, choices: [{ index: i, text: "", logprobs: null, finish_reason: shaped.finishReason }] })}\n\n`,
-        );
-      }
-      res.end("data: [DONE]\n\n");
-      return;
-    }
-    const choices = [];
-    for (let i = 0; i < n; i++) choices.push({ index: i, text, logprobs, finish_reason: shaped.finishReason });
+    return {
+      content: shaped.content,
+      text: echo ? body.prompt + shaped.content : shaped.content,
+      logprobs,
+      finishReason: shaped.finishReason,
+      promptTokens: countWordTokens(body.prompt),
+      contentTokens: shaped.contentTokens,
+    };
+  }
+
+  function sendCompletion(res: ServerResponse, id: string, model: string, choices: unknown[], promptTokens: number, completionTokens: number): void {
     sendJson(res, 200, {
-      id: cmplId,
+      id,
       object: "text_completion",
       created: created(),
-      model: body.model,
+      model,
       system_fingerprint: "yardstick-dev",
       choices,
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: n * shaped.contentTokens,
-        total_tokens: promptTokens + n * shaped.contentTokens,
-      },
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
     });
   }
 
@@ -510,4 +535,8 @@ function sendError(
   headers: Record<string, string> = {},
 ): void {
   sendJson(res, status, { error: { message, type, param, code } }, headers);
+}
+
+function promptList(prompt: string | string[]): string[] {
+  return Array.isArray(prompt) ? prompt : [prompt];
 }
