@@ -94,7 +94,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
   const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast, progress };
   progress.plan?.(settings.tasks.length);
-  progress.watchConcurrency?.(limiterReading(model));
+  // In batch mode the provider's limiter sees no request: the display counts the requests waiting in batches.
+  progress.watchConcurrency?.(settings.batchApi ? undefined : limiterReading(model));
   if (settings.batchApi) {
     const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "generate" as const, log: settings.log };
     asker.batch = (await createBatchAnswers(batch)).ask;

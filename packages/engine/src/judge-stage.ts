@@ -87,7 +87,8 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
   const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast, progress };
   progress.plan?.(judged.length);
-  progress.watchConcurrency?.(limiterReading(model));
+  // In batch mode the provider's limiter sees no request: the display counts the requests waiting in batches.
+  progress.watchConcurrency?.(settings.batchApi ? undefined : limiterReading(model));
   if (settings.batchApi) {
     const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "judge" as const, log: settings.log };
     asker.batch = (await createBatchAnswers(batch)).ask;
