@@ -110,26 +110,33 @@ export async function createBatchAnswers(settings: {
     return new Promise<Asked>((resolve) => {
       const waiter: Waiter = { at, sentJson, judgementOf, resolve };
       if (signal.aborted) return resolve({ error: stoppedError() });
+      const prior = pending.get(placeId(at));
+      const sentBefore = prior !== undefined && prior.key === hashed.key ? prior : undefined;
       const known = entries.get(hashed.key);
       if (known) {
         known.waiters.push(waiter);
         // The same request already sits in a batch: this place is pending on it too.
         if (known.batch) appendPending(waiter, known.hashed, known.batch);
+        else if (sentBefore && queue.includes(known)) {
+          // Queued for another place, but an earlier run already sent it: follow that batch.
+          queue = queue.filter((e) => e !== known);
+          reattach(known, sentBefore);
+        }
         return;
       }
       const entry: Entry = { request, hashed, waiters: [waiter], submissions: 0 };
       entries.set(hashed.key, entry);
-      const prior = pending.get(placeId(at));
-      if (prior && prior.key === hashed.key) {
-        // Sent by an earlier run: follow that batch instead of paying for the request again.
-        entry.batch = prior.batch;
-        entry.submissions = 1;
-        counts.reattached++;
-        follow(prior.batch.id);
-        return;
-      }
-      enqueue(entry);
+      // Sent by an earlier run: follow that batch instead of paying for the request again.
+      if (sentBefore) reattach(entry, sentBefore);
+      else enqueue(entry);
     });
+  }
+
+  function reattach(entry: Entry, prior: PendingRecord): void {
+    entry.batch = prior.batch;
+    entry.submissions = 1;
+    counts.reattached++;
+    follow(prior.batch.id);
   }
 
   function enqueue(entry: Entry): void {
