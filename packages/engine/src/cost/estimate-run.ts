@@ -15,7 +15,7 @@ import { type ModelPrice, type PriceTable, costOf, findPrice } from "./price-tab
 /** Output tokens assumed for a request that sets no max_tokens, of a task with no recorded answers. */
 export const ASSUMED_OUTPUT_TOKENS = 512;
 
-export interface EstimateSettings extends Omit<AnswerSettings, "store" | "cache" | "progress" | "failFastAfter"> {
+export interface EstimateSettings extends Omit<AnswerSettings, "store" | "cache" | "progress" | "failFastAfter" | "batchApi"> {
   /** The run-store folder the real run would use: copied to a scratch folder, never written. */
   storeDir: string;
   manifest: RunManifest;
@@ -154,8 +154,10 @@ async function dryGenerate(
   }
   const store = new RunStore(scratch);
   await store.open(settings.manifest);
+  // Never a batch API: the stand-in answers everything online.
+  const { batchApi: _online, ...answering } = settings as EstimateSettings & Pick<AnswerSettings, "batchApi">;
   const answered = await answerTasks({
-    ...settings,
+    ...answering,
     model: createDryRunProvider(settings.model, "generate", record, { placeholder }),
     store,
     ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
