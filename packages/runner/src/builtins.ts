@@ -20,10 +20,12 @@ import { spatialMetrics } from "@yardstick/spatial";
 export interface BuiltinSettings {
   /** Hugging Face token (from HF_TOKEN): sent only as a bearer header, never stored in run files. */
   hfToken?: string;
-  /** Where dataset-viewer pages are cached, so re-runs and resumes read the Hub once. */
+  /** Where Hub parquet files and dataset-viewer pages are cached, so re-runs and resumes read the Hub once. */
   hfCacheDir?: string;
   /** Dataset viewer endpoint (a local stand-in in tests). */
   hfEndpoint?: string;
+  /** Hub endpoint (HF_ENDPOINT, as huggingface_hub reads it: a mirror or a local stand-in). */
+  hfHubEndpoint?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
         ...(settings.hfToken ? { token: settings.hfToken } : {}),
         ...(settings.hfCacheDir ? { cacheDir: settings.hfCacheDir } : {}),
         ...(settings.hfEndpoint ? { endpoint: settings.hfEndpoint } : {}),
+        ...(settings.hfHubEndpoint ? { hubEndpoint: settings.hfHubEndpoint } : {}),
       }),
       // The label of an UltraEval row is its transform's processed output.
       ultraeval: createUltraEvalDataloader({ transforms: ultraevalTransforms }),
@@ -114,5 +117,6 @@ export function builtinSettingsFromEnv(env: NodeJS.ProcessEnv, cacheRoot: string
     ...(env.HF_TOKEN ? { hfToken: env.HF_TOKEN } : {}),
     hfCacheDir: join(cacheRoot, "hf"),
     ...(env.YARDSTICK_HF_ENDPOINT ? { hfEndpoint: env.YARDSTICK_HF_ENDPOINT } : {}),
+    ...(env.HF_ENDPOINT ? { hfHubEndpoint: env.HF_ENDPOINT } : {}),
   };
 }
