@@ -17,6 +17,8 @@ export const RUN_USAGE =
   "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--batch] [--batch-poll-seconds S] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
+  // The counters behind the progress display and run-stats.json (kept with --quiet too); the wall time counts from here.
+  const runStats = createRunStats();
   const { values, positionals } = parseFlags(argv, {
     model: { type: "string" },
     "base-url": { type: "string", multiple: true },
@@ -113,8 +115,6 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     for (const t of tasks) t.generation = { ...t.generation, ...generation, extraBody: mergeExtraBody(t.generation.extraBody, generation.extraBody) };
   }
 
-  // The counters behind the progress display, also kept with --quiet for run-stats.json.
-  const runStats = createRunStats();
   const display = values.quiet ? undefined : createProgressReporter({ stream: io.stderr, stats: runStats });
   const log = (m: string): void => {
     if (display) display.log(m);
