@@ -162,6 +162,12 @@ export async function* loadUltraEval(
   const rows = await readAllRows(file, ctx.signal);
   const k = opts.fewshot ?? ctx.task?.fewshot ?? 0;
   const taskName = opts.taskName ?? ctx.task?.name ?? "";
+  if (k > 0 && k + 1 > rows.length) {
+    const task = ctx.task?.key ?? taskName;
+    throw new DataLoadError(`task ${task}: ${k}-shot needs at least ${k + 1} rows in the file (the examples come from the same file), it has ${rows.length}`, {
+      file,
+    });
+  }
   const picks = selectFewshot(rows, k, opts.fewshotSeed);
   const bridged = source?.kind === "bridge" ? await bridgeRows(rows, source, opts, { taskName, fewshot: k }, file, ctx.task?.source?.file) : undefined;
   for (const [index, row] of rows.entries()) {

@@ -106,7 +106,10 @@ async function loadFiles(files: readonly string[]): Promise<TaskSpec[]> {
   return specs;
 }
 
-/** Filters select and never fail on names this config lacks (`loadTasks` reports names no path has). */
+/**
+ * Filters select and never fail on names this config lacks (`loadTasks` reports names no path has);
+ * `numFewshot` replaces every task's few-shot count, as upstream's `--num_fewshot` does.
+ */
 function selectTasks(specs: TaskSpec[], options: DialectLoadOptions): TaskSpec[] {
   let out = specs;
   if (options.languages) {
@@ -116,6 +119,11 @@ function selectTasks(specs: TaskSpec[], options: DialectLoadOptions): TaskSpec[]
   if (options.tasks) {
     const wanted = new Set(options.tasks);
     out = out.filter((s) => wanted.has(s.name) || (s.aggregationGroup !== undefined && wanted.has(s.aggregationGroup)));
+  }
+  if (options.numFewshot !== undefined) {
+    // --num-fewshot: examples still come from the task's own file, drawn with its seeded generator.
+    const k = options.numFewshot;
+    out = out.map((s) => ({ ...s, fewshot: k }));
   }
   return out;
 }
