@@ -332,6 +332,8 @@ export async function* readParquetSplit(req: ParquetSplitRequest, manifest: Parq
       }
       let start = 0;
       for (const group of metadata.row_groups) {
+        // Cached shards need no request, so the signal is checked here too.
+        req.signal?.throwIfAborted();
         const end = start + Number(group.num_rows);
         // utf8: false keeps binary columns (image bytes) as bytes; annotated strings stay strings.
         const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, utf8: false });

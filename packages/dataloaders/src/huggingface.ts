@@ -232,6 +232,7 @@ export async function* loadHuggingFace(
   settings: HuggingFaceDataloaderSettings = {},
 ): AsyncGenerator<Sample> {
   const opts = parseHuggingFaceOptions(options);
+  ctx.signal?.throwIfAborted();
   const source = opts.source ?? "auto";
   if (source !== "viewer") {
     const rows = await openParquet(opts, ctx, settings);
