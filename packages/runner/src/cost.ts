@@ -124,6 +124,9 @@ export function formatEstimate(estimate: RunEstimate): string {
       (estimate.spentUsd ? ` · spent already (recorded in the run store): ${formatUsd(estimate.spentUsd)}` : "") +
       ` · answered already: ${fromStore} sample(s) from the run store, ${fromCache} request(s) from the cache`,
     "input tokens: o200k BPE of the rendered requests; output tokens: the task's recorded mean when it has answers, else max_tokens",
+    ...(estimate.inFlightRequests > 0
+      ? [`${estimate.inFlightRequests} request(s) are in batches still in flight (paid for already; a rerun re-attaches to them): not counted`]
+      : []),
     ...estimate.pending.map((p) => `not estimated: ${p}`),
   ];
   return lines.join("\n");

@@ -35,6 +35,8 @@ export function createDryRunProvider(
   options: {
     /** Fail each call after recording it, instead of answering. */
     fail?: boolean;
+    /** Requests not to record (they are paid for already: in a batch still in flight); still answered. */
+    skip?: (request: ModelRequest) => boolean;
     /** The placeholder answer's text (default ""). */
     placeholder?: (task: string, maxOutputTokens: number | undefined) => string;
   } = {},
@@ -46,7 +48,9 @@ export function createDryRunProvider(
         const choices = request.params.n ?? 1;
         const max = request.params.maxTokens;
         const task = ctx?.task?.key ?? "";
-        record({ stage, task, inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : maxOutputTokens(request.params, 0), choices });
+        if (!options.skip?.(request)) {
+          record({ stage, task, inputTokens: countRequestInputTokens(request), maxOutputTokens: max === undefined ? undefined : maxOutputTokens(request.params, 0), choices });
+        }
         if (options.fail) throw new ApiCallError("dry run: not sent", { retryable: false, kind: "other" });
         const text = options.placeholder?.(task, max) ?? "";
         const choice = { text, finishReason: "stop" as const };

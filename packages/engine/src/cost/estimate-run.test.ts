@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, type DataloaderV1, type PromptBuilderV1, type Sample, type TaskSpec } from "@yardstick/core";
-import { createOpenAICompatible } from "@yardstick/models";
+import { createOpenAIBatchClient, createOpenAICompatible } from "@yardstick/models";
 import { type DevServer, startDevServer } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerTasks } from "../answer.js";
@@ -104,5 +104,37 @@ describe("estimateRun", () => {
     expect(Math.abs(generate!.outputTokens - output)).toBeLessThanOrEqual(0.1 * output);
     cache.close();
     await model.close?.();
+  });
+
+  it("leaves out the requests of a batch still in flight: a rerun re-attaches to it, it does not pay again", async () => {
+    const slow = await startDevServer({ port: 0, policy: "echo", batch: { processingMs: 5_000 } });
+    const root = mkdtempSync(join(tmpdir(), "yardstick-estimate-batch-"));
+    const settings = { modelId: "m", baseURLs: [`${slow.url}/v1`] };
+    const model = createOpenAICompatible(settings);
+    const client = createOpenAIBatchClient(settings);
+    const one: TaskSpec = { ...task, key: "one/en", turns: 1 };
+    const manifest = createRunManifest({ tasks: [one], model: { provider: "p", modelId: "m", identity: "m" }, options: {} });
+    const store = new RunStore(join(root, "run"));
+    await store.open(manifest);
+    const stop = new AbortController();
+    const answered = await answerTasks({
+      tasks: [one],
+      registry,
+      model,
+      store,
+      batchApi: { client, pollSeconds: 0.02, collectMs: 20 },
+      signal: stop.signal,
+      log: (m) => m.includes("created") && stop.abort(),
+    });
+    await store.close();
+    expect(answered.aborted).toBe(true);
+
+    const estimate = await estimateRun({ tasks: [one], registry, model, storeDir: join(root, "run"), manifest, prices: builtinPrices() });
+    expect(estimate.inFlightRequests).toBe(SAMPLES);
+    expect(estimate.stages[0]!.requests).toBe(0);
+    expect(slow.stats().requests["/v1/chat/completions"] ?? 0).toBe(0);
+    await client.close();
+    await model.close?.();
+    await slow.close();
   });
 });

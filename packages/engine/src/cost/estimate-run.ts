@@ -2,12 +2,13 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { ModelProviderV1 } from "@yardstick/core";
+import type { ModelProviderV1, ModelRequest } from "@yardstick/core";
 import type { RunManifest } from "@yardstick/run-format";
 import { type AnswerOutcome, type AnswerSettings, answerTasks } from "../answer.js";
 import type { EvaluationSettings } from "../evaluate.js";
 import { judgeTasks } from "../judge-stage.js";
 import type { RequestCache } from "../request-cache.js";
+import { hashRequest } from "../request-hash.js";
 import { RunStore } from "../run-store.js";
 import { type WouldSend, createDryRunProvider } from "./dry-run-provider.js";
 import { type ModelPrice, type PriceTable, costOf, findPrice } from "./price-table.js";
@@ -69,6 +70,8 @@ export interface RunEstimate {
   costUsd: number | undefined;
   /** What the run store records the run has spent already, all stages; undefined when a stage that spent has no price. */
   spentUsd: number | undefined;
+  /** Requests in batches still in flight (paid for already; a rerun re-attaches to them): not counted above. */
+  inFlightRequests: number;
   /** Stages not estimated yet, with why. */
   pending: string[];
 }
@@ -82,7 +85,16 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
   const scratchDirs: string[] = [];
   try {
     let wouldSend: WouldSend[] = [];
-    const first = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), () => "");
+    // Requests in batches still in flight are paid for: a rerun re-attaches to them.
+    const inFlight = await inFlightBatchKeys(settings.storeDir);
+    let inFlightRequests = 0;
+    const skipInFlight = (identity: string) => (request: ModelRequest) => {
+      const hit = inFlight.size > 0 && inFlight.has(hashRequest(identity, request).key);
+      if (hit) inFlightRequests++;
+      return hit;
+    };
+    const generateIdentity = settings.modelIdentity ?? settings.model.identity();
+    const first = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), () => "", skipInFlight(generateIdentity));
     await first.store.close();
     let recorded = await readRecorded(first.store);
     const pending: string[] = [];
@@ -99,14 +111,18 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
         return filler(r ? Math.round(r.sum / r.n) : (max ?? ASSUMED_OUTPUT_TOKENS));
       };
       wouldSend = [];
-      const second = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), expected);
+      inFlightRequests = 0;
+      const second = await dryGenerate(settings, scratchDirs, (r) => wouldSend.push(r), expected, skipInFlight(generateIdentity));
       if (judging && settings.judge) {
         // The judge stand-in fails each call after recording it: a placeholder reply would not parse,
         // and the judge's one retry of an unparsable reply is not something a real run usually sends.
         await judgeTasks({
           tasks: settings.tasks,
           registry: settings.registry,
-          model: createDryRunProvider(settings.judge.model, "judge", (r) => wouldSend.push(r), { fail: true }),
+          model: createDryRunProvider(settings.judge.model, "judge", (r) => wouldSend.push(r), {
+            fail: true,
+            skip: skipInFlight(settings.judge.modelIdentity ?? settings.judge.model.identity()),
+          }),
           ...(settings.judge.modelIdentity ? { modelIdentity: settings.judge.modelIdentity } : {}),
           ...(settings.judge.baselineStore ? { baselineStore: settings.judge.baselineStore } : {}),
           store: second.store,
@@ -133,7 +149,7 @@ export async function estimateRun(settings: EstimateSettings): Promise<RunEstima
     if (judging && settings.judge) stages.push(stageOf("judge", settings.judge.model));
     const costUsd = stages.some((s) => s.requests > 0 && s.costUsd === undefined) ? undefined : stages.reduce((a, s) => a + (s.costUsd ?? 0), 0);
     const spentUsd = stages.some((s) => s.spentUsd === undefined && recorded.paid.has(s.stage)) ? undefined : stages.reduce((a, s) => a + (s.spentUsd ?? 0), 0);
-    return { batch, stages, answering: first.answered.tasks, costUsd, spentUsd, pending };
+    return { batch, stages, answering: first.answered.tasks, costUsd, spentUsd, inFlightRequests, pending };
   } finally {
     for (const dir of scratchDirs) await rm(dir, { recursive: true, force: true });
   }
@@ -145,6 +161,7 @@ async function dryGenerate(
   scratchDirs: string[],
   record: (r: WouldSend) => void,
   placeholder: (task: string, maxOutputTokens: number | undefined) => string,
+  skip: (request: ModelRequest) => boolean,
 ): Promise<{ store: RunStore; answered: Awaited<ReturnType<typeof answerTasks>> }> {
   const scratch = await mkdtemp(join(tmpdir(), "yardstick-dry-run-"));
   scratchDirs.push(scratch);
@@ -158,12 +175,23 @@ async function dryGenerate(
   const { batchApi: _online, ...answering } = settings as EstimateSettings & Pick<AnswerSettings, "batchApi">;
   const answered = await answerTasks({
     ...answering,
-    model: createDryRunProvider(settings.model, "generate", record, { placeholder }),
+    model: createDryRunProvider(settings.model, "generate", record, { placeholder, skip }),
     store,
     ...(settings.cache ? { cache: readOnlyCache(settings.cache) } : {}),
     failFastAfter: 0,
   });
   return { store, answered };
+}
+
+/** Cache keys of the requests the run store records as pending in a batch, with no answer recorded after. */
+async function inFlightBatchKeys(storeDir: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  if (!existsSync(storeDir)) return keys;
+  for await (const rec of new RunStore(storeDir).readResponses({ request: false })) {
+    if (rec.status === "pending") keys.add(rec.key);
+    else keys.delete(rec.key);
+  }
+  return keys;
 }
 
 /** Text of `tokens` o200k tokens ("x x x ..."). */
