@@ -128,7 +128,7 @@ describe("seahelm-chat behaviour", () => {
     expect(none).toEqual([{ role: "user", content: "Reply as None X\n\nQ: one" }]);
   });
 
-  it("puts row images before the text of the final user message", () => {
+  it("puts row images after the text of the final user message, as SEA-HELM's image dataloader does", () => {
     const img = "data:image/png;base64,iVBORw0KGgo=";
     const withImages: Sample = { ...sample, raw: { image: img, images: ["https://example.org/b.png"] } };
     const out = buildSeahelmChat({ sample: withImages, task, examples: [], turn: 1, previousResponses: [] }, opts);
@@ -136,9 +136,9 @@ describe("seahelm-chat behaviour", () => {
       {
         role: "user",
         content: [
+          { type: "text", text: "Reply as A: X\n\nQ: one" },
           { type: "image_url", image_url: { url: img } },
           { type: "image_url", image_url: { url: "https://example.org/b.png" } },
-          { type: "text", text: "Reply as A: X\n\nQ: one" },
         ],
       },
     ]);

@@ -128,8 +128,9 @@ export function buildSeahelmChat(input: PromptBuildInput, options: Record<string
   }
   if (images.length > 0) {
     const last = messages[messages.length - 1]!;
-    const parts: ContentPart[] = images.map((url) => ({ type: "image_url", image_url: { url } }));
-    parts.push({ type: "text", text: last.content as string });
+    // SEA-HELM's image dataloader puts the text part first, then one image part per image.
+    const parts: ContentPart[] = [{ type: "text", text: last.content as string }];
+    for (const url of images) parts.push({ type: "image_url", image_url: { url } });
     last.content = parts;
   }
   return messages;

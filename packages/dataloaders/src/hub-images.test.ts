@@ -127,7 +127,9 @@ describe("image tasks from the Hub's parquet files", () => {
     const user = userTurn(buildSeahelmChat({ sample: samples[0]!, examples: [], turn: 1, previousResponses: [] } as never, mini.prompt.options ?? {}));
     expect(user.role).toBe("user");
     const parts = user.content as { type: string; image_url?: { url: string }; text?: string }[];
-    expect(parts.filter((p) => p.type === "image_url").map((p) => p.image_url!.url)).toEqual([pngUri]);
+    // Text first, then the image, as SEA-HELM's image dataloader builds the user turn.
+    expect(parts.map((p) => p.type)).toEqual(["text", "image_url"]);
+    expect(parts[1]!.image_url!.url).toBe(pngUri);
     expect(parts.find((p) => p.type === "text")!.text).toContain("Which shape is red?\n(A) circle\n(B) square");
   });
 
