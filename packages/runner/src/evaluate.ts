@@ -209,9 +209,6 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       runModel = planned.model;
       judgeModel = planned.judgeModel;
       // Under --max-cost, batches are paid from the same budget as online requests.
-      const guard = planned.guardBatch;
-      if (guard && batchApi) batchApi = { ...batchApi, client: guard(batchApi.client, model) };
-      if (guard && judgeBatchApi && judge) judgeBatchApi = { ...judgeBatchApi, client: guard(judgeBatchApi.client, judge.model) };
       if (planned.guardBatch && batchApi) batchApi = { ...batchApi, client: planned.guardBatch(batchApi.client, model) };
       if (planned.guardBatch && judgeBatchApi && judge) judgeBatchApi = { ...judgeBatchApi, client: planned.guardBatch(judgeBatchApi.client, judge.model) };
     }
