@@ -167,6 +167,13 @@ describe("huggingface dataloader, parquet files", () => {
     expect(noConfig.message).toContain('config "vi" not found; the dataset has: id (test, examples); th (test)');
   });
 
+  it("says what is wrong for an unknown dataset and for several configs without a name", async () => {
+    const server = await hub({ datasets: {}, parquet: { [REPO]: { id: { test: [seahelmParquet(1)] }, th: { test: [seahelmParquet(1)] } } } });
+    const unknown = await loadError({ repo: "aisingapore/nope", name: "id", split: "test", endpoint: server.url });
+    expect(unknown.message).toMatch(/hf:\/\/datasets\/aisingapore\/nope: .*private or gated, or does not exist; set HF_TOKEN/);
+    await expect(collect({ repo: REPO, split: "test", endpoint: server.url })).rejects.toThrow(/several configs; choose one with "name": id \(test\); th \(test\)/);
+  });
+
   it("falls back to the dataset viewer when the dataset has no parquet conversion", async () => {
     const logs: string[] = [];
     const rows = [{ id: "v0", prompts: [{ text: "hi" }], label: "A" }];

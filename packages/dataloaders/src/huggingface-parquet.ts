@@ -12,7 +12,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { DataLoadError } from "@yardstick/core";
+import { ConfigError, DataLoadError } from "@yardstick/core";
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "@yardstick/http";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { z } from "zod";
@@ -104,7 +104,7 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
   const headSha = (head.body as { sha?: unknown } | undefined)?.sha;
   if (head.status === 200 && headSha !== req.datasetSha) {
     throw req.fail(
-      `the Hub's parquet files are those of the dataset's latest commit ${String(headSha)}, not of ${req.datasetSha} (the pinned revision, or the commit this cache recorded for "main"); they are not in the cache (${req.cacheDir ?? "no cache folder"}). Pin "revision" to ${String(headSha)}, or delete the dataset's folder in the cache to move to it`,
+      `the Hub's parquet files are those of the dataset's latest commit ${String(headSha)}, not of ${req.datasetSha} (the pinned revision, or the commit this cache recorded for "main"); they are not in the cache${req.cacheDir ? ` (${path.join(req.cacheDir, cachePart(req.repo))})` : ""}. Pin "revision" to ${String(headSha)}, or delete the dataset's folder in the cache to move to it`,
     );
   }
 
@@ -129,7 +129,11 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
     const configs = dirs(await tree(""));
     if (configs.length === 1) config = configs[0]!;
     else if (configs.includes("default")) config = "default";
-    else throw req.fail(`the dataset has several configs; choose one with "name": ${await whatExists()}`);
+    else {
+      throw new ConfigError(`huggingface options: ${req.repo} has several configs; choose one with "name": ${await whatExists()}`, {
+        keyPath: ["data", "options", "name"],
+      });
+    }
   }
   const splits = await tree(config);
   if (splits === undefined) throw req.fail(`config "${config}" not found; the dataset has: ${await whatExists()}`);
