@@ -30,14 +30,15 @@ describe("examples/judged", () => {
     expect(printed).toContain("(batch -50%)");
 
     // Online: every request on /v1/chat/completions. Batch: none online, every request in a batch
-    // (one per task and turn for the answers, one per task for the judge calls).
-    // 14 answers (4 kalahi rows, 5 MT-Bench rows × 2 turns) and 30 judge calls (10 criteria, 5 × 2 turns × 2 orders).
-    expect(steps.online).toEqual({ chat: 44, batches: 0, batchRequests: 0 });
-    expect(steps.batch).toEqual({ chat: 0, batches: 5, batchRequests: 44 });
+    // (one per task and turn for the answers, one per task for the judge calls: 4 + 3).
+    // 18 answers (4 kalahi rows, 5 MT-Bench rows × 2 turns, 4 rubric rows) and 34 judge calls
+    // (10 criteria, 5 × 2 turns × 2 orders, 4 rubric choices).
+    expect(steps.online).toEqual({ chat: 52, batches: 0, batchRequests: 0 });
+    expect(steps.batch).toEqual({ chat: 0, batches: 7, batchRequests: 52 });
 
     // Both runs finish with no judge error, and their judged scores and judgements are equal.
     expect(comparison.agree).toBe(true);
-    expect(comparison.tasks.map((t: { task: string }) => t.task).sort()).toEqual(["kalahi-judge/tl", "mt-bench/en"]);
+    expect(comparison.tasks.map((t: { task: string }) => t.task).sort()).toEqual(["helpfulness/en", "kalahi-judge/tl", "mt-bench/en"]);
     for (const t of comparison.tasks) {
       expect(t.judgeErrors).toEqual([0, 0]);
       expect(t.batch).toBe(t.online);
@@ -49,6 +50,7 @@ describe("examples/judged", () => {
       const r = results(run);
       expect(r.en["multi-turn"]["mt-bench"]).toMatchObject({ judge_errors: 0, errors: 0, n: 5 });
       expect(r.tl.cultural["kalahi-judge"]).toMatchObject({ judge_errors: 0, errors: 0, n: 4 });
+      expect(r.en.rubric.helpfulness).toMatchObject({ judge_errors: 0, errors: 0, judged: 4 });
       expect(r.meta.tasks["mt-bench/en"]).toMatchObject({ samples: 5, errors: 0, unanswered: 0 });
     }
     expect(results("batch").en["multi-turn"]["mt-bench"].weighted_win_rate).toBe(results("online").en["multi-turn"]["mt-bench"].weighted_win_rate);
@@ -56,9 +58,9 @@ describe("examples/judged", () => {
     // The batch run's records went through batches: each finished record has a pending one with its batch id.
     const batchRecords = lines(join(out, "batch", "responses.jsonl"));
     const pending = batchRecords.filter((r) => r.status === "pending");
-    expect(pending).toHaveLength(44);
+    expect(pending).toHaveLength(52);
     expect(pending.every((r) => typeof r.batch?.id === "string")).toBe(true);
-    expect(batchRecords.filter((r) => r.stage === "judge" && r.status === "ok")).toHaveLength(30);
+    expect(batchRecords.filter((r) => r.stage === "judge" && r.status === "ok")).toHaveLength(34);
     expect(lines(join(out, "online", "responses.jsonl")).some((r) => r.status === "pending")).toBe(false);
 
     // The pairwise judge used the reference prompts for the math and reasoning rows.
@@ -66,6 +68,14 @@ describe("examples/judged", () => {
     const system = (sample: string) => judged.find((r) => r.sample === sample && r.call === "turn1-AB").request.messages[0].content as string;
     expect(system("m1")).toContain("against a reference answer");
     expect(system("w1")).not.toContain("reference");
+
+    // The rubric judge answered through its forced tool call in the batch too, with one of the rubric's labels.
+    const rubric = batchRecords.filter((r) => r.stage === "judge" && r.status === "ok" && r.task === "helpfulness/en");
+    expect(rubric).toHaveLength(4);
+    for (const r of rubric) {
+      expect(r.judgement.data).toMatchObject({ rubric: "helpfulness", via: "tool" });
+      expect(["helpful", "partly", "unhelpful"]).toContain(r.judgement.label);
+    }
 
     expect(existsSync(join(out, "report.html"))).toBe(true);
     expect(printed).toContain("The two runs agree");

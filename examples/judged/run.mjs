@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The judged example: a pairwise task (MT-Bench style, two turns, baseline answers in the rows) and a
-// criteria task (kalahi style) in SEA-HELM's config shape, answered and judged through the local dev
+// criteria task (kalahi style) in SEA-HELM's config shape, plus a task scored with a rubric.yaml (in
+// this example's own small dialect, rubric-task-dialect.mjs), answered and judged through the local dev
 // server, which plays both the judged model ("gen") and the judge ("judge"). Steps: a dry run of each
 // mode (the cost estimate; nothing is sent), the run online, the same run through the dev server's
 // OpenAI Batch API (--batch, a fresh request cache so every request really goes into a batch), the
@@ -15,7 +16,9 @@ import { main as yardstick } from "@yardstick/runner";
 import { startDevServer } from "@yardstick/testing";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const TASKS = join(here, "tasks");
+// The SEA-HELM-style tasks folder, and a rubric-judged task in this example's own small dialect (a plugin).
+const CONFIGS = [join(here, "tasks"), join(here, "rubric-tasks", "helpfulness.rubric-task.json")];
+const PLUGIN = join(here, "rubric-task-dialect.mjs");
 const PRICES = join(here, "prices.yaml");
 
 /** Runs the example; returns the output folder, the dev server's stats per step and the two runs' results. */
@@ -33,16 +36,17 @@ export async function runExample({ argv = process.argv.slice(2), write = (s) => 
     },
   });
   const cli = async (cacheDir, ...args) => {
-    say(`$ yardstick ${args.map((a) => (a.startsWith(out) ? a.replace(out, "$OUT") : a.startsWith(here) ? a.replace(here, "examples/judged") : a)).join(" ")}`);
+    say(`$ yardstick ${args.map((a) => (a.startsWith(out) ? a.replace(out, "$OUT") : a.startsWith(here) ? a.replace(here, "./examples/judged") : a)).join(" ")}`);
     const code = await yardstick(args, { stdout: sink, stderr: sink, env: { ...process.env, YARDSTICK_CACHE_DIR: cacheDir }, cwd: out });
     if (code !== 0) throw new Error(`yardstick ${args[0]} exited with ${code}`);
     say();
   };
 
   const server = await startDevServer({ port: 0, models: ["gen", "judge"] });
-  say(`dev server at ${server.url}: answers as "gen" (echoes the question) and as "judge" (a deterministic judge reply)\n`);
+  say(`dev server at ${server.url}: answers as "gen" (echoes the question) and as "judge" (a deterministic judge reply)`);
+  say(`output folder ($OUT below): ${out}\n`);
   const stats = async () => (await fetch(`${server.url}/stats`)).json();
-  const models = ["--model", "openai-compatible:gen", "--base-url", `${server.url}/v1`, "--judge-model", "openai-compatible:judge", "--prices", PRICES];
+  const models = ["--plugin", PLUGIN, "--model", "openai-compatible:gen", "--base-url", `${server.url}/v1`, "--judge-model", "openai-compatible:judge", "--prices", PRICES];
   const steps = {};
   try {
     const step = async (name, cacheDir, ...args) => {
@@ -51,18 +55,18 @@ export async function runExample({ argv = process.argv.slice(2), write = (s) => 
       steps[name] = sentBetween(before, await stats());
     };
     say("== 1. dry run: what each run would send and cost (nothing is sent) ==");
-    await step("dry-run", join(out, "cache-online"), "run", TASKS, ...models, "--dry-run");
-    await step("dry-run --batch", join(out, "cache-batch"), "run", TASKS, ...models, "--dry-run", "--batch");
+    await step("dry-run", join(out, "cache-online"), "run", ...CONFIGS, ...models, "--dry-run");
+    await step("dry-run --batch", join(out, "cache-batch"), "run", ...CONFIGS, ...models, "--dry-run", "--batch");
 
     say("== 2. online: one request at a time to /v1/chat/completions ==");
-    await step("online", join(out, "cache-online"), "run", TASKS, ...models, "--max-cost", "0.50", "--out", join(out, "online"), "--no-report");
+    await step("online", join(out, "cache-online"), "run", ...CONFIGS, ...models, "--max-cost", "0.50", "--out", join(out, "online"), "--no-report");
 
     say("== 3. batch: the same run through the OpenAI Batch API (/v1/files + /v1/batches), fresh cache ==");
     await step(
       "batch",
       join(out, "cache-batch"),
       "run",
-      TASKS,
+      ...CONFIGS,
       ...models,
       "--max-cost",
       "0.50",
