@@ -3,7 +3,7 @@
 // rubric.yaml. SEA-HELM configs have no rubric-judged metric class, so this small dialect is how a
 // project adds its own task format; everything it names (the seahelm-local dataloader, the
 // seahelm-chat prompt builder, the rubric judge and the rubric-judge metric) is built in.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "@yardstick/core";
 
@@ -34,6 +34,10 @@ export const rubricTaskDialect = {
   async load(path) {
     const config = readTask(path);
     const folder = dirname(path);
+    const data = resolve(folder, config.data);
+    if (!existsSync(resolve(folder, config.rubric))) {
+      throw new ConfigError(`the rubric ${resolve(folder, config.rubric)} does not exist`, { file: path, keyPath: ["rubric"], expected: "a rubric.yaml path relative to this file" });
+    }
     return [
       {
         key: `${config.name}/${config.language}`,
@@ -41,7 +45,9 @@ export const rubricTaskDialect = {
         language: config.language,
         competency: "rubric",
         source: { file: path, dialect: "rubric-task" },
-        data: { id: "seahelm-local", options: { path: resolve(folder, config.data) } },
+        data: { id: "seahelm-local", options: { path: data } },
+        // A missing data file makes the task unable to run (named by validate and ls), not a crash.
+        ...(existsSync(data) ? {} : { unsupported: [{ code: "data-missing", message: `data file not found: ${data}` }] }),
         fewshot: 0,
         prompt: { id: "seahelm-chat", options: { preamble: "", taskTemplate: config.template, answerTemplate: "", answerTag: "" } },
         mode: "generate",
