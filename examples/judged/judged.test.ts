@@ -17,7 +17,7 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l));
 
 describe("examples/judged", () => {
-  it("judges a pairwise and a criteria task online and through the batch API, with equal scores", async () => {
+  it("judges a pairwise, a criteria and a rubric task online and through the batch API, with equal scores", async () => {
     const out = mkdtempSync(join(tmpdir(), "yardstick-judged-example-"));
     dirs.push(out);
     let printed = "";
