@@ -1,35 +1,16 @@
 /** The parquet path of the `huggingface` dataloader, against the Hub stand-in serving parquet files these tests write. */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import * as path from "node:path";
-import { DataLoadError, type Sample } from "@yardstick/core";
-import { type HubServer, type HubServerOptions, startHubServer } from "@yardstick/testing";
+import type { Sample } from "@yardstick/core";
 import { parquetMetadata } from "hyparquet";
 import { parquetWriteBuffer } from "hyparquet-writer";
-import { afterEach, describe, expect, it } from "vitest";
-import { fingerprintHuggingFace, type HuggingFaceDataloaderSettings, loadHuggingFace } from "./huggingface.js";
+import { describe, expect, it } from "vitest";
+import { fingerprintHuggingFace, loadHuggingFace } from "./huggingface.js";
+import { FAST, hub, loaders, tempDir } from "./hub.test-helper.js";
 
-const FAST: HuggingFaceDataloaderSettings = { backoffBaseMs: 1, backoffMaxMs: 5, retries: 3 };
 const REPO = "aisingapore/parquet-set";
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function hub(options: HubServerOptions): Promise<HubServer> {
-  const s = await startHubServer(options);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "yardstick-hf-parquet-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 /** A parquet file of SEA-HELM rows (`id`, `prompts: [{ text }]`, `label`), `rowGroupSize` rows a row group. */
 function seahelmParquet(n: number, prefix = "q", rowGroupSize = 1000): Uint8Array {
@@ -53,21 +34,7 @@ function filesUnder(dir: string): string[] {
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
-async function collect(options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<Sample[]> {
-  const out: Sample[] = [];
-  for await (const s of loadHuggingFace(options, {}, settings)) out.push(s);
-  return out;
-}
-
-async function loadError(options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<DataLoadError> {
-  try {
-    await collect(options, settings);
-  } catch (e) {
-    if (DataLoadError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a DataLoadError");
-}
+const { collect, loadError } = loaders();
 
 describe("huggingface dataloader, parquet files", () => {
   it("reads the split's shards from the parquet branch at its commit, rows in order, without the viewer", async () => {

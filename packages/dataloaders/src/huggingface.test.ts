@@ -1,35 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, DataLoadError, type Sample } from "@yardstick/core";
-import { type HubServer, type HubServerOptions, startHubServer } from "@yardstick/testing";
-import { afterEach, describe, expect, it } from "vitest";
-import { createHuggingFaceDataloader, type HuggingFaceDataloaderSettings, loadHuggingFace } from "./huggingface.js";
+import { describe, expect, it } from "vitest";
+import { createHuggingFaceDataloader, loadHuggingFace } from "./huggingface.js";
+import { FAST, hub, loaders, tempDir } from "./hub.test-helper.js";
 import { builtinDataloaders } from "./index.js";
 import { loadSeahelmLocal } from "./seahelm-local.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
-const FAST: HuggingFaceDataloaderSettings = { backoffBaseMs: 1, backoffMaxMs: 5, retries: 3 };
 // The dataset viewer path (`source: "viewer"`); the parquet path and the fallback are in huggingface-parquet.test.ts.
 const REPO = "aisingapore/test-set";
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function hub(options: HubServerOptions): Promise<HubServer> {
-  const s = await startHubServer(options);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "yardstick-hf-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 const makeRows = (n: number, prefix = "q"): Record<string, unknown>[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -39,21 +20,7 @@ const makeRows = (n: number, prefix = "q"): Record<string, unknown>[] =>
     metadata: { category: "c" },
   }));
 
-async function collect(options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<Sample[]> {
-  const out: Sample[] = [];
-  for await (const s of loadHuggingFace({ source: "viewer", ...options }, {}, settings)) out.push(s);
-  return out;
-}
-
-async function loadError(options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<DataLoadError> {
-  try {
-    await collect(options, settings);
-  } catch (e) {
-    if (DataLoadError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a DataLoadError");
-}
+const { collect, loadError } = loaders({ source: "viewer" });
 
 describe("huggingface dataloader", () => {
   it("is registered and streams a split across pages of 100 rows", async () => {
