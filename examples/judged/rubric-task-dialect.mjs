@@ -57,7 +57,7 @@ export const rubricTaskDialect = {
         metrics: [{ id: "rubric-judge" }],
         // The rubric path is read relative to this file (source.file) by the rubric judge.
         judge: { id: "rubric", options: { rubric: config.rubric }, generation: { temperature: 0, maxTokens: 256 }, ...(config.judge_model ? { model: config.judge_model } : {}) },
-        mainScore: "mean_score",
+        mainScore: "normalized_score",
         errorResponses: "replace",
       },
     ];

@@ -172,7 +172,10 @@ export function readTextChoice(text: string, labels: readonly string[]): { label
 
 function judgementFor(rubric: LoadedRubric, label: string, via: "tool" | "text", rationale?: string): Judgement {
   const choice = rubric.choices.find((c) => c.label === label)!;
-  return { label, score: choice.score, ...(rationale ? { rationale } : {}), data: { rubric: rubric.id, via } };
+  const scores = rubric.choices.map((c) => c.score);
+  // The rubric's scale travels with each judgement, so the metric can put any rubric on 0-100.
+  const scale = [Math.min(...scores), Math.max(...scores)];
+  return { label, score: choice.score, ...(rationale ? { rationale } : {}), data: { rubric: rubric.id, via, scale } };
 }
 
 function parse(response: ModelResponse, options: Record<string, unknown>, ctx: { sample: Sample; task: TaskSpec; request: JudgeRequest }): Judgement {

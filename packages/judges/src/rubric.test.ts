@@ -41,7 +41,7 @@ describe("rubric judge", () => {
   });
 
   it("reads the choice from the tool call", () => {
-    expect(parse(toolReply({ choice: "partly", rationale: "Half right." }))).toEqual({ label: "partly", score: 0.5, rationale: "Half right.", data: { rubric: "rubric", via: "tool" } });
+    expect(parse(toolReply({ choice: "partly", rationale: "Half right." }))).toEqual({ label: "partly", score: 0.5, rationale: "Half right.", data: { rubric: "rubric", via: "tool", scale: [0, 1] } });
     expect(parse(toolReply({ choice: "maybe" })).error).toMatch(/not exactly one of correct, partly, wrong/);
   });
 
@@ -85,7 +85,7 @@ describe("rubric judge", () => {
     // A retry's judgement replaces the first one.
     inputs[3]!.judgements = [...inputs[3]!.judgements!, { stage: "judge", call: "rubric#retry", judgement: parse(textResponse("CHOICE: wrong")) }];
     const result = await rubricJudgeMetric.compute(inputs, {});
-    expect(result.scores).toEqual({ mean_score: 2.5 / 4, judged: 4, judge_errors: 0, "count:correct": 2, "count:partly": 1, "count:wrong": 1 });
+    expect(result.scores).toEqual({ mean_score: 2.5 / 4, normalized_score: 62.5, judged: 4, judge_errors: 0, "count:correct": 2, "count:partly": 1, "count:wrong": 1 });
     const failed = await rubricJudgeMetric.compute([metricInput(sample, [{ stage: "judge", call: "rubric", judgement: parse(textResponse("??")) }])], {});
     expect(failed.scores).toMatchObject({ judged: 0, judge_errors: 1 });
     expect((failed.details!.errors as { error: string }[])[0]!.error).toMatch(/no "CHOICE/);
