@@ -86,10 +86,11 @@ export function lastUserText(messages: readonly DevChatMessage[]): string {
 
 /**
  * Prompt tokens of a chat as OpenAI documents counting them: the text's BPE tokens, 3 per message
- * (role and delimiters), 3 to prime the reply, 85 per image ("low" detail).
+ * (role and delimiters), 3 to prime the reply, 85 per image ("low" detail), and the tool definitions.
  */
-export function chatPromptTokens(messages: readonly DevChatMessage[]): number {
-  let n = 3;
+export function chatPromptTokens(messages: readonly DevChatMessage[], tools?: readonly unknown[] | null): number {
+  // Tool definitions are part of the prompt a real server bills: counted as their JSON.
+  let n = 3 + (tools && tools.length > 0 ? countTokens(JSON.stringify(tools)) : 0);
   for (const m of messages) {
     n += 3;
     const c = m.content;

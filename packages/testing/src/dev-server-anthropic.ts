@@ -75,8 +75,8 @@ export function createMessagesEndpoint(parts: MessagesEndpointParts) {
     const tool = toolToCall(tools, choice);
     const reply =
       tool !== undefined
-        ? toolUseBody(body, tool, promptHash(messages), chatPromptTokens(messages), id)
-        : messageBody(body, answer, chatPromptTokens(messages), id);
+        ? toolUseBody(body, tool, promptHash(messages), chatPromptTokens(messages, body.tools), id)
+        : messageBody(body, answer, chatPromptTokens(messages, body.tools), id);
     sendJson(res, 200, reply, { "request-id": requestId });
   };
 }

@@ -237,7 +237,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     const tool = toolToCall(chatTools(body), chatToolChoice(body));
     if (tool !== undefined) return answerChatWithTool(body, tool, maxTokens, n, id, res);
     const shaped = shapeAnswer(answer, maxTokens, stopList(body.stop));
-    const promptTokens = chatPromptTokens(body.messages);
+    const promptTokens = chatPromptTokens(body.messages, body.tools);
     const completionTokens = n * (shaped.contentTokens + shaped.reasoningTokens);
     const usage = {
       prompt_tokens: promptTokens,
@@ -275,7 +275,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     const args = toolArgumentsText(devServerToolArguments(tool.parameters, promptHash(body.messages)), maxTokens);
     const forced = typeof body.tool_choice === "object" && body.tool_choice !== null;
     const finishReason = args.cut ? "length" : forced ? "stop" : "tool_calls";
-    const promptTokens = chatPromptTokens(body.messages);
+    const promptTokens = chatPromptTokens(body.messages, body.tools);
     const usage = { prompt_tokens: promptTokens, completion_tokens: n * args.tokens, total_tokens: promptTokens + n * args.tokens };
     const chatId = `chatcmpl-${id}`;
     const call = (i: number) => ({ id: `call_dev_${id}_${i}`, type: "function", function: { name: tool.name, arguments: args.text } });

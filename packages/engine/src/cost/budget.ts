@@ -74,6 +74,9 @@ export function withBudget(inner: ModelProviderV1, settings: BudgetGuardSettings
   const refused = (usd: number) =>
     new ApiCallError(`not sent: it could cost up to ${formatUsd(usd)}, past --max-cost ${budget.limitUsd} USD`, { retryable: false, kind: "other" });
 
+  // Echo scoring reports no usage: the prompt (and at most one generated token) is what it costs.
+  const loglikelihoodUsd = (requests: readonly LoglikelihoodRequest[]) =>
+    requests.reduce((a, r) => a + costOf(price, countTextTokens(r.context + r.continuation), 1, batch), 0);
   return decorateProvider(
     inner,
     {
@@ -94,10 +97,19 @@ export function withBudget(inner: ModelProviderV1, settings: BudgetGuardSettings
         }
       },
       async loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext) {
-        const usd = costOf(price, countTextTokens(request.context + request.continuation), 1, batch);
+        const usd = loglikelihoodUsd([request]);
         if (!budget.reserve(usd)) throw refused(usd);
         try {
           return await inner.loglikelihood!(request, ctx);
+        } finally {
+          budget.settle(usd, usd);
+        }
+      },
+      async loglikelihoodBatch(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext) {
+        const usd = loglikelihoodUsd(requests);
+        if (!budget.reserve(usd)) throw refused(usd);
+        try {
+          return await inner.loglikelihoodBatch!(requests, ctx);
         } finally {
           budget.settle(usd, usd);
         }

@@ -4,7 +4,7 @@ import { type DevServer, startDevServer } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CostBudget, withBatchBudget, withBudget } from "./budget.js";
 import { builtinPrices, costOf, extendPrices, findPrice } from "./price-table.js";
-import { countRequestInputTokens } from "./token-count.js";
+import { countRequestInputTokens, countTextTokens } from "./token-count.js";
 
 let server: DevServer;
 beforeAll(async () => {
@@ -35,6 +35,16 @@ describe("input token counts", () => {
       const response = await model.generate(request);
       expect(countRequestInputTokens(request)).toBe(response.usage?.promptTokens);
     }
+    // Tool definitions count too; the wire wraps them a little differently (a few tokens per tool).
+    const verdict = { type: "object", properties: { verdict: { type: "string", enum: ["A", "B", "tie"] } }, required: ["verdict"] };
+    const withTools: ModelRequest = {
+      kind: "chat",
+      messages: [{ role: "user", content: "Which answer is better, A or B? Answer through the tool." }],
+      params: { maxTokens: 64, tools: [{ name: "record_verdict", description: "Record the verdict", parameters: verdict }], toolChoice: { name: "record_verdict" } },
+    };
+    const reported = (await model.generate(withTools)).usage?.promptTokens ?? 0;
+    expect(Math.abs(countRequestInputTokens(withTools) - reported)).toBeLessThanOrEqual(0.1 * reported);
+    expect(countRequestInputTokens(withTools)).toBeGreaterThan(countRequestInputTokens({ ...withTools, params: { maxTokens: 64 } }) + 20);
     await model.close?.();
   });
 });
@@ -99,6 +109,27 @@ describe("withBudget", () => {
     expect(budget.reservedUsd).toBeCloseTo(0, 6);
     expect(stops).toHaveLength(1);
     expect(stops[0]).toContain("--max-cost 300 USD: stopping before it is crossed");
+    await inner.close?.();
+  });
+});
+
+describe("withBudget on loglikelihood scoring", () => {
+  it("pays a batch of continuations by their prompt tokens, in one call, and refuses one over the limit unsent", async () => {
+    const inner = createOpenAICompatible({ modelId: "m", baseURLs: [`${server.url}/v1`], maxAttempts: 1 });
+    const requests = [
+      { context: "The capital of France is", continuation: " Paris" },
+      { context: "The capital of France is", continuation: " Lyon" },
+    ];
+    const cost = requests.reduce((a, r) => a + countTextTokens(r.context + r.continuation) + 1, 0);
+    const budget = new CostBudget(cost, () => {});
+    const model = withBudget(inner, { budget, price: { input: 1e6, output: 1e6 } });
+    const completions = () => server.stats().requests["/v1/completions"] ?? 0;
+    const before = completions();
+    expect(await model.loglikelihoodBatch!(requests)).toHaveLength(2);
+    expect(completions() - before).toBe(1);
+    expect(budget.spentUsd).toBeCloseTo(cost, 6);
+    await expect(model.loglikelihood!(requests[0]!)).rejects.toThrow(/not sent/);
+    expect(completions() - before).toBe(1);
     await inner.close?.();
   });
 });

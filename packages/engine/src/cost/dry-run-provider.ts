@@ -41,6 +41,11 @@ export function createDryRunProvider(
     placeholder?: (task: string, maxOutputTokens: number | undefined) => string;
   } = {},
 ): ModelProviderV1 {
+  // Scored with echo and one generated token at most: the prompt is the whole cost.
+  const scoreLoglikelihood = (request: LoglikelihoodRequest, ctx?: ModelCallContext): LoglikelihoodResult => {
+    record({ stage, task: ctx?.task?.key ?? "", inputTokens: countTextTokens(request.context + request.continuation), maxOutputTokens: 1, choices: 1 });
+    return { logprob: 0, isGreedy: false, tokenCount: 1 };
+  };
   return decorateProvider(
     inner,
     {
@@ -57,9 +62,10 @@ export function createDryRunProvider(
         return { text, finishReason: "stop", choices: Array.from({ length: choices }, () => choice) };
       },
       async loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult> {
-        // Scored with echo and one generated token at most: the prompt is the whole cost.
-        record({ stage, task: ctx?.task?.key ?? "", inputTokens: countTextTokens(request.context + request.continuation), maxOutputTokens: 1, choices: 1 });
-        return { logprob: 0, isGreedy: false, tokenCount: 1 };
+        return scoreLoglikelihood(request, ctx);
+      },
+      async loglikelihoodBatch(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]> {
+        return requests.map((r) => scoreLoglikelihood(r, ctx));
       },
     },
     false,
