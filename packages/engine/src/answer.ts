@@ -9,6 +9,7 @@ import {
   type PromptBuilderV1,
   type PromptBuildInput,
   type Registry,
+  type RetryNotice,
   type Sample,
   type TaskSpec,
 } from "@yardstick/core";
@@ -237,24 +238,25 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       const cached = loglikelihoodFromCache(settings.cache?.get(key));
       if (cached) {
         outcome.fromCache++;
-        progress.cached?.("generate");
+        progress.cached?.(at);
         store.append({ ...base, status: "ok", cached: true, ...cached, time: isoNow(), ...sent });
         return cached;
       }
       outcome.sent++;
-      progress.sent?.("generate");
+      progress.sent?.(at);
       try {
-        const results = await scoreContinuations(model, context, continuations, { sample: input.sample, task: t, signal: stop.signal });
+        const onRetry = progress.retry ? { onRetry: (n: RetryNotice) => progress.retry?.(at, n) } : {};
+        const results = await scoreContinuations(model, context, continuations, { sample: input.sample, task: t, signal: stop.signal, ...onRetry });
         const answer = { choiceLogprobs: results.map((r) => r.logprob), choiceTokenCounts: results.map((r) => r.tokenCount) };
         settings.cache?.put(key, identity, answer);
         store.append({ ...base, status: "ok", cached: false, ...answer, time: isoNow(), ...sent });
-        progress.answered?.("generate", undefined);
+        progress.answered?.(at, undefined);
         failFast.note(undefined);
         return answer;
       } catch (err) {
         const error = toErrorRecord(err);
         store.append({ ...base, status: "error", cached: false, error, time: isoNow(), ...sent });
-        progress.failed?.("generate", error);
+        progress.failed?.(at, error);
         failFast.note(error);
         return { error, key };
       }

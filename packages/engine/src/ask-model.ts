@@ -58,25 +58,25 @@ export async function askModel(
   const cached = deps.cache?.get(key) as ModelResponse | undefined;
   if (cached) {
     counts.fromCache++;
-    deps.progress?.cached?.(at.stage);
+    deps.progress?.cached?.(at);
     deps.store.appendLine(answerLine(at, key, promptHash, sentJson, true, cached, judgementOf?.(cached, undefined)));
     return { response: cached, cached: true };
   }
   counts.sent++;
   const progress = deps.progress;
-  progress?.sent?.(at.stage);
-  if (deps.batch) return reportOutcome(progress, at.stage, await deps.batch(at, request, hashed, sentJson, judgementOf));
+  progress?.sent?.(at);
+  if (deps.batch) return reportOutcome(progress, at, await deps.batch(at, request, hashed, sentJson, judgementOf));
   // The providers retry inside `generate`: their `onRetry` is the only word of the retries of a request that ends well.
   let retries = 0;
   const onRetry: ModelCallContext["onRetry"] = (notice) => {
     retries++;
-    progress?.retry?.(at.stage, notice);
+    progress?.retry?.(at, notice);
     ctx.onRetry?.(notice);
   };
   try {
     // ctx.signal (the generate stage's stop) aborts the request: its error record says so and resume retries it.
     const response = await deps.model.generate(request, progress?.retry ? { ...ctx, onRetry } : ctx);
-    progress?.answered?.(at.stage, response.usage);
+    progress?.answered?.(at, response.usage);
     deps.cache?.put(key, deps.identity, slimResponse(response));
     deps.store.appendLine(answerLine(at, key, promptHash, sentJson, false, response, judgementOf?.(response, undefined)));
     deps.failFast.note(undefined);
@@ -85,9 +85,9 @@ export async function askModel(
     const error = toErrorRecord(err);
     // A provider that does not call `onRetry` still says how many attempts a failed request took.
     for (let attempt = retries + 1; attempt < error.attempts; attempt++) {
-      progress?.retry?.(at.stage, { attempt, maxAttempts: error.attempts, kind: error.kind, delayMs: 0 });
+      progress?.retry?.(at, { attempt, maxAttempts: error.attempts, kind: error.kind, delayMs: 0 });
     }
-    progress?.failed?.(at.stage, error);
+    progress?.failed?.(at, error);
     const judgement = judgementOf?.(undefined, error);
     deps.store.append({
       ...at,
@@ -105,9 +105,9 @@ export async function askModel(
   }
 }
 
-function reportOutcome(progress: ProgressReporter | undefined, stage: RecordPlace["stage"], asked: Asked): Asked {
-  if (asked.error) progress?.failed?.(stage, asked.error);
-  else progress?.answered?.(stage, asked.response.usage);
+function reportOutcome(progress: ProgressReporter | undefined, at: RecordPlace, asked: Asked): Asked {
+  if (asked.error) progress?.failed?.(at, asked.error);
+  else progress?.answered?.(at, asked.response.usage);
   return asked;
 }
 

@@ -76,6 +76,7 @@ describe("the generate stage's report to the progress display", () => {
     expect(first.tokens.input).toBeGreaterThan(0);
     expect(first.tokens.output).toBeGreaterThan(0);
     expect(first.stages.generate).toMatchObject({ requests: SAMPLES, errors: 1 });
+    expect(first.byTask["t/en"]).toEqual(first.stages.generate);
 
     // A new store over the same cache: the answered requests come from it, the failed one is sent again.
     const second = await answerWith(model, cachePath);

@@ -1,7 +1,7 @@
 import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
 import type { RequestTotals, RunSession } from "@yardstick/run-format";
 import type { OverallLineView, TaskLineView } from "./progress-line.js";
-import type { ConcurrencyReading, ProgressReporter, StageName } from "./progress.js";
+import type { ConcurrencyReading, ProgressReporter, RequestPlace, StageName } from "./progress.js";
 
 interface RunningTask {
   name: string;
@@ -34,6 +34,7 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
   const running: RunningTask[] = [];
   const totals = emptyTotals();
   const stages: Partial<Record<StageName, RequestTotals>> = {};
+  const byTask: Record<string, RequestTotals> = {};
   const retriesBy: Record<string, number> = {};
   let tasksPlanned = 0;
   let tasksDone = 0;
@@ -45,9 +46,10 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
   let inFlight = 0;
   let concurrency: ConcurrencyReading | undefined;
 
-  const add = (stage: StageName, change: (t: RequestTotals) => void): void => {
+  const add = (at: RequestPlace, change: (t: RequestTotals) => void): void => {
     change(totals);
-    change((stages[stage] ??= emptyTotals()));
+    change((stages[at.stage] ??= emptyTotals()));
+    change((byTask[at.task] ??= emptyTotals()));
   };
   const current = (): RunningTask | undefined => running[running.length - 1];
   const view = (t: RunningTask): TaskLineView => ({ name: t.name, total: t.total, done: t.done, fromStore: t.fromStore, elapsedSeconds: (now() - t.startedAt) / 1000 });
@@ -101,27 +103,27 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
       tasksDone++;
       finishedSeconds += (now() - task.startedAt) / 1000;
     },
-    cached(stage) {
-      add(stage, (t) => t.cacheHits++);
+    cached(at) {
+      add(at, (t) => t.cacheHits++);
     },
-    sent(stage) {
+    sent(at) {
       inFlight++;
-      add(stage, (t) => t.requests++);
+      add(at, (t) => t.requests++);
     },
-    answered(stage, usage: TokenUsage | undefined) {
+    answered(at, usage: TokenUsage | undefined) {
       inFlight = Math.max(0, inFlight - 1);
       if (!usage) return;
-      add(stage, (t) => {
+      add(at, (t) => {
         t.tokens.input += usage.promptTokens;
         t.tokens.output += usage.completionTokens;
       });
     },
-    failed(stage, _error: ModelErrorRecord) {
+    failed(at, _error: ModelErrorRecord) {
       inFlight = Math.max(0, inFlight - 1);
-      add(stage, (t) => t.errors++);
+      add(at, (t) => t.errors++);
     },
-    retry(stage, notice: RetryNotice) {
-      add(stage, (t) => t.retries++);
+    retry(at, notice: RetryNotice) {
+      add(at, (t) => t.retries++);
       const why = notice.status !== undefined ? String(notice.status) : notice.kind;
       retriesBy[why] = (retriesBy[why] ?? 0) + 1;
     },
@@ -155,6 +157,7 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
         ...structuredClone(totals),
         retriesBy: { ...retriesBy },
         stages: structuredClone(stages),
+        byTask: structuredClone(byTask),
       };
     },
   };

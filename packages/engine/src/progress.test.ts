@@ -19,6 +19,7 @@ import {
 import { createRunStats, formatRunSummary } from "./progress-stats.js";
 import { appendRunSession } from "./run-stats-file.js";
 
+const at = { task: "a", stage: "generate" } as const;
 const task = (over: Partial<TaskLineView> = {}): TaskLineView => ({ name: "sentiment/id", total: 200, done: 90, fromStore: 0, elapsedSeconds: 9, ...over });
 const overall = (over: Partial<OverallLineView> = {}): OverallLineView => ({
   tasksDone: 1,
@@ -115,11 +116,11 @@ describe("the progress reporter without a terminal", () => {
     const p = createProgressReporter({ stream, lineIntervalMs: 1000, now: () => t });
     p.plan?.(2);
     p.startTask("sentiment/id", 10);
-    p.sent?.("generate");
-    p.retry?.("generate", { attempt: 1, maxAttempts: 6, kind: "api", status: 429, delayMs: 10 });
+    p.sent?.(at);
+    p.retry?.(at, { attempt: 1, maxAttempts: 6, kind: "api", status: 429, delayMs: 10 });
     t = 500;
     p.advance(2);
-    p.cached?.("generate");
+    p.cached?.(at);
     t = 1500;
     p.advance(3);
     p.endTask();
@@ -142,13 +143,13 @@ describe("run statistics", () => {
     const stats = createRunStats({ now: () => t, wallClock: () => new Date(Date.UTC(2026, 0, 1) + t) });
     stats.plan(1);
     stats.startTask("a", 3);
-    stats.sent("generate");
-    stats.retry("generate", { attempt: 1, maxAttempts: 6, kind: "api", status: 500, delayMs: 5 });
-    stats.retry("generate", { attempt: 2, maxAttempts: 6, kind: "network", delayMs: 5 });
-    stats.answered("generate", { promptTokens: 100, completionTokens: 7, totalTokens: 107 });
-    stats.sent("generate");
-    stats.failed("generate", { kind: "api", status: 400, attempts: 1, message: "bad" });
-    stats.cached("judge");
+    stats.sent(at);
+    stats.retry(at, { attempt: 1, maxAttempts: 6, kind: "api", status: 500, delayMs: 5 });
+    stats.retry(at, { attempt: 2, maxAttempts: 6, kind: "network", delayMs: 5 });
+    stats.answered(at, { promptTokens: 100, completionTokens: 7, totalTokens: 107 });
+    stats.sent({ task: "b", stage: "generate" });
+    stats.failed({ task: "b", stage: "generate" }, { kind: "api", status: 400, attempts: 1, message: "bad" });
+    stats.cached({ task: "a", stage: "judge" });
     stats.advance(2);
     stats.advance(1, true);
     t = 2500;
@@ -165,6 +166,7 @@ describe("run statistics", () => {
       retriesBy: { "500": 1, network: 1 },
       samples: { done: 3, fromStore: 1 },
       stages: { generate: { requests: 2, cacheHits: 0 }, judge: { requests: 0, cacheHits: 1 } },
+      byTask: { a: { requests: 1, cacheHits: 1, retries: 2, errors: 0 }, b: { requests: 1, errors: 1 } },
     });
     expect(formatRunSummary(session)).toBe(
       "wall time 2.5s · 2 request(s) sent · 1 cache hit(s) · 2 retries (500: 1, network: 1) · 1 error(s) · tokens 100 in / 7 out",

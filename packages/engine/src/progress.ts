@@ -6,6 +6,12 @@ import { type RunStatsCollector, createRunStats } from "./progress-stats.js";
 /** The answering stage a request belongs to. */
 export type StageName = ResponseRecord["stage"];
 
+/** Whose request it is: the task (its key) and the stage. */
+export interface RequestPlace {
+  task: string;
+  stage: StageName;
+}
+
 /** What the provider's in-flight limiter says now (requests in flight, its current adaptive limit). */
 export type ConcurrencyReading = () => { inFlight: number; limit: number };
 
@@ -21,14 +27,14 @@ export interface ProgressReporter {
   /** A stage will run this many tasks (each stage says so once; the counts add up). */
   plan?(tasks: number): void;
   /** A request answered from the request cache. */
-  cached?(stage: StageName): void;
+  cached?(at: RequestPlace): void;
   /** A request sent to the model (or into a batch); `answered` or `failed` follows. */
-  sent?(stage: StageName): void;
-  answered?(stage: StageName, usage: TokenUsage | undefined): void;
+  sent?(at: RequestPlace): void;
+  answered?(at: RequestPlace, usage: TokenUsage | undefined): void;
   /** A request that failed for good, after its retries. */
-  failed?(stage: StageName, error: ModelErrorRecord): void;
+  failed?(at: RequestPlace, error: ModelErrorRecord): void;
   /** A failed attempt that the provider retries (`ModelCallContext.onRetry`). */
-  retry?(stage: StageName, notice: RetryNotice): void;
+  retry?(at: RequestPlace, notice: RetryNotice): void;
   /** Where to read the current concurrency (the provider's limiter); undefined = count requests in flight. */
   watchConcurrency?(read: ConcurrencyReading | undefined): void;
   /** Prints a message without breaking the display (above it on a terminal). */
@@ -150,11 +156,11 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
       if (tty) redraw(`${formatTaskLine(finished, columns() - 1)}\n`);
       else stream.write(`${formatPlainTaskLine(finished)}\n`);
     },
-    cached: then((stage: StageName) => stats.cached(stage)),
-    sent: (stage) => stats.sent(stage),
-    answered: (stage, usage) => stats.answered(stage, usage),
-    failed: then((stage: StageName, error: ModelErrorRecord) => stats.failed(stage, error)),
-    retry: then((stage: StageName, notice: RetryNotice) => stats.retry(stage, notice)),
+    cached: then((at: RequestPlace) => stats.cached(at)),
+    sent: (at) => stats.sent(at),
+    answered: (at, usage) => stats.answered(at, usage),
+    failed: then((at: RequestPlace, error: ModelErrorRecord) => stats.failed(at, error)),
+    retry: then((at: RequestPlace, notice: RetryNotice) => stats.retry(at, notice)),
     watchConcurrency: (read) => stats.watchConcurrency(read),
     log(message) {
       if (tty && !closed && drawn.length > 0) redraw(`${message}\n`);

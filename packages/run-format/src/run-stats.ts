@@ -34,6 +34,8 @@ export const runSessionSchema = requestTotalsSchema.extend({
   retriesBy: z.record(z.string(), count),
   /** The same totals per answering stage (generate, judge). */
   stages: z.partialRecord(stageSchema, requestTotalsSchema),
+  /** The same totals per task key (both stages of a judged task together). */
+  byTask: z.record(z.string(), requestTotalsSchema),
 });
 export type RunSession = z.infer<typeof runSessionSchema>;
 
