@@ -1,5 +1,6 @@
 import type { PromptBuilderV1 } from "@yardstick/core";
 import { createSeahelmChatPromptBuilder } from "./seahelm-chat-prompt.js";
+import { createSeahelmConversationPromptBuilder, SEAHELM_CONVERSATION_PROMPT_ID } from "./seahelm-conversation-prompt.js";
 import { createSeahelmLegacyPromptBuilder, SEAHELM_LEGACY_PROMPT_ID } from "./seahelm-legacy-prompt.js";
 
 export * from "./check-judge-config.js";
@@ -17,11 +18,13 @@ export * from "./resolve-data-path.js";
 export * from "./rubric.js";
 export * from "./seahelm-chat-prompt.js";
 export * from "./seahelm-constants.js";
+export * from "./seahelm-conversation-prompt.js";
 export * from "./seahelm-dialect.js";
 export * from "./seahelm-judge.js";
 export * from "./seahelm-legacy-prompt.js";
 export * from "./seahelm-schema.js";
 export * from "./select-suite.js";
+export * from "./snapshot-data.js";
 export * from "./to-task-specs.js";
 export * from "./ultraeval/index.js";
 export * from "./validate.js";
@@ -33,4 +36,5 @@ export * from "./validate.js";
 export const builtinPromptBuilders: Record<string, PromptBuilderV1> = {
   "seahelm-chat": createSeahelmChatPromptBuilder(),
   [SEAHELM_LEGACY_PROMPT_ID]: createSeahelmLegacyPromptBuilder(),
+  [SEAHELM_CONVERSATION_PROMPT_ID]: createSeahelmConversationPromptBuilder(),
 };

@@ -8,6 +8,7 @@ import { answerTagExtraOptions, answerTagMode, metricIdForClass } from "./metric
 import { JUDGE_TASK_KEYS, judgeSpecFor } from "./seahelm-judge.js";
 import { dataRefFor, type FileCheckCache } from "./resolve-data-path.js";
 import { SEAHELM_LEGACY_PROMPT_ID } from "./seahelm-legacy-prompt.js";
+import { conversationPromptRef, snapshotDataRef } from "./snapshot-data.js";
 import {
   isLegacyPromptTemplate,
   type SeaHelmConstants,
@@ -158,9 +159,12 @@ function buildSpec(
   const localOptions = labelFieldOptions(config.dataloader_class);
   const missingFiles: { role: string; filepath: string; configFile: string }[] = [];
   let data: PluginRef;
+  const snapshot = lang.filepath === null ? undefined : snapshotDataRef(config.dataloader_class, lang.filepath, task.key);
   if (lang.filepath === null) {
     // Generated on the fly upstream (NIAH/CWE); no yardstick dataloader exists for it yet.
     data = { id: `seahelm:${config.dataloader_class ?? "generated"}`, options: { language, ...syntheticParams(config) } };
+  } else if (snapshot) {
+    data = snapshot;
   } else {
     const r = dataRefFor(lang.filepath, task.file, language, "eval", localOptions, files);
     data = visionDataRef(r.ref, config.dataloader_class, task.key);
@@ -225,7 +229,7 @@ function buildSpec(
     source: { file: task.file, dialect: SEAHELM_DIALECT_ID, promptKeyPath: [task.key, "languages", language, "prompt_template"] },
     data,
     fewshot,
-    prompt: promptRef(template, base),
+    prompt: conversationPromptRef(config.dataloader_class, base) ?? promptRef(template, base),
     mode: "generate",
     endpoint: base ? "completion" : "chat",
     generation: {

@@ -1,11 +1,16 @@
 import type { DataloaderV1 } from "@yardstick/core";
 import { createHuggingFaceDataloader } from "./huggingface.js";
+import { createSeahelmAaLcrDataloader } from "./seahelm-aa-lcr.js";
+import { createSeahelmHealthbenchDataloader } from "./seahelm-healthbench.js";
 import { createSeahelmLocalDataloader } from "./seahelm-local.js";
 
+export * from "./hub-snapshot.js";
 export * from "./huggingface.js";
 export { sha256File } from "@yardstick/core";
 export * from "./images.js";
 export * from "./read-rows.js";
+export * from "./seahelm-aa-lcr.js";
+export * from "./seahelm-healthbench.js";
 export * from "./seahelm-local.js";
 export * from "./seahelm-row.js";
 export * from "./ultraeval-dataloader.js";
@@ -18,4 +23,7 @@ export * from "./ultraeval-rows.js";
 export const builtinDataloaders: Record<string, DataloaderV1> = {
   "seahelm-local": createSeahelmLocalDataloader(),
   huggingface: createHuggingFaceDataloader(),
+  // These two read a local snapshot of their Hub dataset (the default Hugging Face cache here; the runner passes HF_HUB_CACHE).
+  "seahelm-healthbench": createSeahelmHealthbenchDataloader(),
+  "seahelm-aa-lcr": createSeahelmAaLcrDataloader(),
 };

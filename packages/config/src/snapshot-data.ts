@@ -1,0 +1,24 @@
+/**
+ * SEA-HELM tasks whose dataloader reads the files of a Hub dataset repository itself (its own
+ * `dataloader_class`), and the yardstick dataloader doing the same: HealthBench (one JSONL file per
+ * task, the rows' own conversations as prompts) and AA-LCR (questions in a CSV, documents in a zip).
+ */
+import type { PluginRef } from "@yardstick/core";
+import { SEAHELM_CONVERSATION_PROMPT_ID } from "./seahelm-conversation-prompt.js";
+
+const SNAPSHOT_DATA: Record<string, (repo: string, taskKey: string) => PluginRef> = {
+  // The task key names the file (healthbench, healthbench_consensus, healthbench_hard), as upstream.
+  HealthBenchDataloader: (repo, taskKey) => ({ id: "seahelm-healthbench", options: { repo, subset: taskKey } }),
+  AALCRDataloader: (repo) => ({ id: "seahelm-aa-lcr", options: { repo } }),
+};
+
+/** The data ref of a task read by one of these dataloaders, else undefined. */
+export function snapshotDataRef(dataloaderClass: string | undefined, filepath: string, taskKey: string): PluginRef | undefined {
+  return SNAPSHOT_DATA[dataloaderClass ?? ""]?.(filepath, taskKey);
+}
+
+/** HealthBench's prompt is the row's conversation, not its prompt_template. */
+export function conversationPromptRef(dataloaderClass: string | undefined, base: boolean): PluginRef | undefined {
+  if (dataloaderClass !== "HealthBenchDataloader") return undefined;
+  return { id: SEAHELM_CONVERSATION_PROMPT_ID, options: base ? { baseModel: true } : {} };
+}
