@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   builtinPromptBuilders,
@@ -94,6 +95,12 @@ export async function loadPluginPackages(names: readonly string[], fromDir: stri
 }
 
 async function importPlugin(name: string, fromDir: string): Promise<unknown> {
+  // A module file given without "./" (`--plugin examples/x.mjs`) is a path, not a package name.
+  if (/\.[cm]?js$/.test(name)) {
+    const file = resolvePath(fromDir, name);
+    if (!existsSync(file)) throw new ConfigError(`cannot load plugin "${name}": no such file (${file})`);
+    return import(pathToFileURL(file).href);
+  }
   const candidates = [join(fromDir, "package.json"), import.meta.url];
   for (const base of candidates) {
     let resolved: string;

@@ -89,6 +89,16 @@ describe("checks before the first request", () => {
     expect(await main(["validate", tasks, "--plugin", "@yardstick/metric-ifeval"], captureIO(env()))).toBe(0);
   });
 
+  it("a plugin module given as a relative path without ./ is loaded as a file, and a missing one is named", async () => {
+    const tasks = makeSentimentTask(2);
+    writeFileSync(join(tasks, "my-plugin.mjs"), "export default { metrics: {} };\n");
+    expect(await main(["validate", tasks, "--plugin", "my-plugin.mjs"], captureIO(env(), tasks))).toBe(0);
+    const io = captureIO(env(), tasks);
+    expect(await main(["validate", tasks, "--plugin", "sub/missing.mjs"], io)).toBe(1);
+    expect(io.err()).toMatch(/cannot load plugin "sub\/missing\.mjs": no such file/);
+    expect(io.err()).not.toMatch(/npm install/);
+  });
+
   it("a logprobs task is refused up front instead of failing after its requests", async () => {
     const tasks = makeSentimentTask(2);
     const file = join(tasks, "toy", "config.yaml");
