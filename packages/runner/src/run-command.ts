@@ -12,6 +12,7 @@ import { writeRunReport } from "./report-command.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { formatEstimate, loadPrices } from "./cost.js";
+import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
 export const RUN_USAGE =
   "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--batch] [--batch-poll-seconds S] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
@@ -202,6 +203,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     const total = typeof report.results?.total === "number" ? report.results.total : undefined;
     io.stdout.write(`${formatResultsTable(report.tasks, total)}\n`);
     if (!values.quiet) log(`results: ${join(outDir, "results.json")}`);
+    const ultraeval = await writeRunUltraEvalOutputs(outDir);
+    if (ultraeval && !values.quiet) log(`UltraEval outputs (final_metrics.json, instance.jsonl per task, _all_results.json): ${ultraeval.dir}`);
     if (!values["no-report"]) await writeRunReport(outDir, log, values.quiet === true);
     const failed = report.tasks.filter((t) => t.failure);
     for (const t of failed) log(`task ${t.key} could not be scored: ${t.failure}`);

@@ -9,6 +9,7 @@ import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { formatResultsTable } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
+import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
 export const SCORE_RUN_USAGE = `usage: yardstick score-run RUN_DIR [--metric ID ...] [--add-metric ID ...] [--metric-options JSON] [--main KEY] [--tasks KEY,...] [--seed N] [--plugin PACKAGE ...] [--json] [--quiet]
 
@@ -80,6 +81,8 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   if (values.json) io.stdout.write(`${JSON.stringify(scored.written, null, 2)}\n`);
   else io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total)}\n`);
   if (!values.quiet) log(`results: ${store.resultsPath} (no request sent)`);
+  const ultraeval = await writeRunUltraEvalOutputs(store.dir);
+  if (ultraeval && !values.quiet) log(`UltraEval outputs: ${ultraeval.dir}`);
   const unanswered = scored.tasks.reduce((a, t) => a + t.unanswered, 0);
   if (unanswered > 0) log(`${unanswered} sample(s) of this store have no final answer yet (a stopped run) and were not scored`);
   const failed = scored.tasks.filter((t) => t.failure);
