@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAttemptTimeout } from "./attempt-timeout.js";
 import { createTransport, TransportError } from "./http-transport.js";
 
 let server: Server;
@@ -77,6 +78,30 @@ describe("createTransport", () => {
       expect((network as TransportError).message).toMatch(/^connection failed: ECONNREFUSED/);
     } finally {
       await down.close();
+    }
+  });
+
+  it("cuts an attempt in flight once the adaptive limit is known and it has run longer", async () => {
+    const limit = createAttemptTimeout({ capMs: 60_000, floorMs: 100, minSamples: 3 });
+    const t = createTransport([base], 4, { attemptTimeout: limit, sweepEveryMs: 20 });
+    try {
+      // Started while the limit is still the 60 s cap.
+      const started = performance.now();
+      const hung = t.post(t.next(), "/hang", "", {}, limit.timeoutMs()).catch((e: unknown) => e);
+      const retried = t.post(t.next(), "/hang", "", {}, limit.timeoutMs(1), undefined, 1).catch((e: unknown) => e);
+      for (let i = 0; i < 3; i++) limit.record(5);
+      expect(limit.timeoutMs()).toBe(100);
+      const cut = await hung;
+      expect(cut).toBeInstanceOf(TransportError);
+      expect((cut as TransportError).kind).toBe("timeout");
+      expect((cut as TransportError).message).toMatch(/^timed out after 100 ms/);
+      // An attempt after one timeout gets twice the limit.
+      expect(((await retried) as TransportError).message).toMatch(/^timed out after 200 ms/);
+      expect(performance.now() - started).toBeLessThan(2000);
+      // Answers in time are not cut.
+      expect((await t.post(t.next(), "/chat", "{}", {}, 60_000)).status).toBe(200);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { Pool, util as undiciUtil } from "undici";
+import type { AttemptTimeout } from "./attempt-timeout.js";
 
 /** One base URL: a shared keep-alive pool for its origin and the path prefix (e.g. "/v1"). */
 export interface Endpoint {
@@ -35,9 +36,22 @@ export interface Transport {
   readonly endpoints: readonly Endpoint[];
   /** The next endpoint, round robin. */
   next(): Endpoint;
-  post(endpoint: Endpoint, path: string, body: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply>;
+  /**
+   * `timeoutMs` bounds the attempt from the start; with an `attemptTimeout` (see createTransport) the
+   * attempt is also cut once it runs longer than `attemptTimeout.timeoutMs(earlierTimeouts)`, as
+   * that limit is now, even when it was unknown when the attempt started.
+   */
+  post(
+    endpoint: Endpoint,
+    path: string,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    earlierTimeouts?: number,
+  ): Promise<HttpReply>;
   /** GETs `path` (with its query string) below the endpoint's path. */
-  get(endpoint: Endpoint, path: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply>;
+  get(endpoint: Endpoint, path: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal, earlierTimeouts?: number): Promise<HttpReply>;
   close(): Promise<void>;
 }
 
@@ -51,6 +65,9 @@ class ReplyCollector {
   /** Where `track` keeps this request while it is in flight. */
   group: InFlight | undefined = undefined;
   slot = -1;
+  /** Where the transport's sweeper keeps it (see createTransport's `attemptTimeout`). */
+  sweepGroup: InFlight | undefined = undefined;
+  sweepSlot = -1;
   private rawHeaders: Buffer[] | null = null;
   private chunks: Buffer[] = [];
   private abortRequest: ((err?: Error) => void) | null = null;
@@ -58,7 +75,9 @@ class ReplyCollector {
   private settled = false;
 
   constructor(
-    private readonly started: number,
+    readonly started: number,
+    /** Earlier attempts of the same request that timed out (their count doubles the limit). */
+    readonly earlierTimeouts: number,
     /** Parse the headers of 2xx answers too (else only of errors). */
     private readonly allHeaders: boolean,
     private readonly resolve: (reply: HttpReply) => void,
@@ -92,6 +111,7 @@ class ReplyCollector {
     if (this.settled) return;
     this.settled = true;
     untrack(this);
+    untrackSweep(this);
     const text = decodeBody(this.chunks);
     const status = this.status;
     const ok = status >= 200 && status < 300;
@@ -107,6 +127,7 @@ class ReplyCollector {
     if (this.settled) return;
     this.settled = true;
     untrack(this);
+    untrackSweep(this);
     this.reject(err);
   }
 }
@@ -161,6 +182,21 @@ function untrack(collector: ReplyCollector): void {
   collector.group = undefined;
 }
 
+function untrackSweep(collector: ReplyCollector): void {
+  const group = collector.sweepGroup;
+  if (!group) return;
+  group.slots[collector.sweepSlot] = undefined;
+  group.free.push(collector.sweepSlot);
+  collector.sweepGroup = undefined;
+}
+
+/** Why the sweeper cut an attempt: it ran longer than the adaptive limit. */
+class AttemptCut extends Error {
+  constructor(readonly limitMs: number) {
+    super(`no answer within the adaptive limit of ${limitMs} ms`);
+  }
+}
+
 function dispatch(
   endpoint: Endpoint,
   method: "GET" | "POST",
@@ -169,15 +205,23 @@ function dispatch(
   headers: Record<string, string>,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  earlierTimeouts: number,
+  swept: InFlight | undefined,
 ): Promise<HttpReply> {
   return new Promise<HttpReply>((resolve, reject) => {
-    const collector = new ReplyCollector(performance.now(), method === "GET", resolve, reject);
+    const collector = new ReplyCollector(performance.now(), earlierTimeouts, method === "GET", resolve, reject);
     if (signal) {
       if (signal.aborted) {
         reject(signal.reason);
         return;
       }
       track(signal, collector);
+    }
+    if (swept) {
+      const slot = swept.free.length > 0 ? swept.free.pop()! : swept.slots.length;
+      swept.slots[slot] = collector;
+      collector.sweepSlot = slot;
+      collector.sweepGroup = swept;
     }
     // undici's own timers bound the wait for the headers and for each body chunk: cheaper than an
     // AbortController and a timer per attempt, and a hung server still fails after timeoutMs.
@@ -188,11 +232,21 @@ function dispatch(
   });
 }
 
+export interface TransportOptions {
+  /**
+   * Cuts attempts that run longer than its current limit: a sweep every `sweepEveryMs` (default 250)
+   * checks the attempts in flight, so a request that hung before the server's latencies were known
+   * is cut as soon as they are, not after the timeout it started with.
+   */
+  attemptTimeout?: AttemptTimeout;
+  sweepEveryMs?: number;
+}
+
 /**
  * Pooled undici clients, one Pool per origin (keep-alive, pipelining 1), shared by every base URL on
  * that origin. Global fetch is avoided: it is several times slower at high concurrency.
  */
-export function createTransport(baseURLs: readonly string[], connections: number): Transport {
+export function createTransport(baseURLs: readonly string[], connections: number, options: TransportOptions = {}): Transport {
   const pools = new Map<string, Pool>();
   const endpoints: Endpoint[] = baseURLs.map((raw) => {
     const u = new URL(raw);
@@ -205,6 +259,21 @@ export function createTransport(baseURLs: readonly string[], connections: number
     return { url: `${u.origin}${basePath}`, basePath, pool };
   });
   let cursor = 0;
+  const { attemptTimeout } = options;
+  const swept: InFlight | undefined = attemptTimeout ? { slots: [], free: [] } : undefined;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  if (attemptTimeout && swept) {
+    sweeper = setInterval(() => {
+      const now = performance.now();
+      const limits: number[] = [];
+      for (const c of swept.slots) {
+        if (!c) continue;
+        const limit = (limits[c.earlierTimeouts] ??= attemptTimeout.timeoutMs(c.earlierTimeouts));
+        if (now - c.started > limit) c.abort(new AttemptCut(limit));
+      }
+    }, options.sweepEveryMs ?? 250);
+    sweeper.unref();
+  }
   return {
     endpoints,
     next() {
@@ -212,13 +281,14 @@ export function createTransport(baseURLs: readonly string[], connections: number
       cursor = (cursor + 1) % endpoints.length;
       return e;
     },
-    post(endpoint, path, body, headers, timeoutMs, signal) {
-      return dispatch(endpoint, "POST", path, body, headers, timeoutMs, signal).catch(asTransportError(timeoutMs, signal));
+    post(endpoint, path, body, headers, timeoutMs, signal, earlierTimeouts = 0) {
+      return dispatch(endpoint, "POST", path, body, headers, timeoutMs, signal, earlierTimeouts, swept).catch(asTransportError(timeoutMs, signal));
     },
-    get(endpoint, path, headers, timeoutMs, signal) {
-      return dispatch(endpoint, "GET", path, null, headers, timeoutMs, signal).catch(asTransportError(timeoutMs, signal));
+    get(endpoint, path, headers, timeoutMs, signal, earlierTimeouts = 0) {
+      return dispatch(endpoint, "GET", path, null, headers, timeoutMs, signal, earlierTimeouts, swept).catch(asTransportError(timeoutMs, signal));
     },
     async close() {
+      if (sweeper) clearInterval(sweeper);
       await Promise.all([...pools.values()].map((p) => p.close()));
     },
   };
@@ -231,6 +301,7 @@ function asTransportError(timeoutMs: number, signal: AbortSignal | undefined): (
     if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       throw new TransportError("timeout", `timed out after ${timeoutMs} ms`, { cause });
     }
+    if (cause instanceof AttemptCut) throw new TransportError("timeout", `timed out after ${cause.limitMs} ms (${cause.message})`, { cause });
     if (signal?.aborted) throw new TransportError("aborted", "aborted by the caller", { cause });
     throw new TransportError("network", `connection failed: ${describeNetworkError(cause)}`, { cause });
   };

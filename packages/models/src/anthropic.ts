@@ -50,13 +50,13 @@ const OVERLOADED = 529;
  */
 export function createAnthropic(settings: AnthropicSettings): AnthropicProvider {
   const s = parseSettings(anthropicSettingsSchema, settings, "anthropic");
-  const transport = createTransport([s.baseURL], s.maxConcurrency);
+  const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
+  const transport = createTransport([s.baseURL], s.maxConcurrency, { attemptTimeout });
   const endpoint = transport.endpoints[0]!;
   // The SDKs' base URL has no /v1; one that has it (as OpenAI-style base URLs do) is taken as is.
   const path = /\/v1$/.test(endpoint.basePath) ? "/messages" : "/v1/messages";
   const url = endpoint.url + path;
   const limiter = createAdaptiveLimiter({ min: s.minConcurrency, max: s.maxConcurrency, increaseEvery: s.concurrencyIncreaseEvery });
-  const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json",
@@ -83,7 +83,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
       let outcome: LimiterOutcome = "other";
       let failure: CallFailure | undefined;
       try {
-        const reply = await transport.post(endpoint, path, payload, headers, attemptTimeout.timeoutMs(timeouts), signal);
+        const reply = await transport.post(endpoint, path, payload, headers, attemptTimeout.timeoutMs(timeouts), signal, timeouts);
         if (reply.status >= 200 && reply.status < 300) {
           const read = readMessage(reply.text);
           if ("body" in read) {

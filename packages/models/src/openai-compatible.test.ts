@@ -280,7 +280,7 @@ describe("openai-compatible: retries", () => {
     setTimeout(() => controller.abort(), 50);
     const e = await failure(p.generate(ask("x"), { signal: controller.signal }));
     expect(e.retryable).toBe(false);
-    expect(e.message).toMatch(/aborted by the caller/);
+    expect(e.message).toMatch(/interrupted \(the run was stopped\)/);
   });
 });
 

@@ -119,13 +119,13 @@ function parseBody<V>(text: string, decode: Decode<V>): Parsed<V> | Failure {
 export function createOpenAICompatible(settings: OpenAICompatibleSettings): OpenAICompatibleProvider {
   const s = parseSettings(openAICompatibleSettingsSchema, settings, "openai-compatible");
   const baseURLs = s.baseURLs ?? [s.baseURL!];
-  const transport = createTransport(baseURLs, s.maxConcurrency);
+  const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
+  const transport = createTransport(baseURLs, s.maxConcurrency, { attemptTimeout });
   const limiter = createAdaptiveLimiter({
     min: s.minConcurrency,
     max: s.maxConcurrency,
     increaseEvery: s.concurrencyIncreaseEvery,
   });
-  const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json",
@@ -166,8 +166,8 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       const limitMs = attemptTimeout.timeoutMs(timeouts);
       try {
         const reply = getFrom
-          ? await transport.get(endpoint, path, headers, limitMs, signal)
-          : await transport.post(endpoint, path, payload, headers, limitMs, signal);
+          ? await transport.get(endpoint, path, headers, limitMs, signal, timeouts)
+          : await transport.post(endpoint, path, payload, headers, limitMs, signal, timeouts);
         if (reply.status >= 200 && reply.status < 300) {
           result = parseBody(reply.text, decode);
           if (result.parsed) {
