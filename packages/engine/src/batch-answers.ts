@@ -182,7 +182,7 @@ export async function createBatchAnswers(settings: {
           }
           // The batch is paid for from here on: its pending records must survive a kill.
           await store.written();
-          settings.log?.(`batch ${handle.id} created with ${handle.customIds.length} request(s)`);
+          settings.log?.(`batch ${handle.id} created with ${handle.customIds.length} request(s): ${describeBatch(handle.customIds.map((c) => byCustomId.get(c)!))}`);
           follow(handle.id);
         },
       });
@@ -339,4 +339,17 @@ export async function createBatchAnswers(settings: {
 
 function stoppedError(): ModelErrorRecord {
   return { kind: "other", attempts: 0, message: "stopped before the batch ended; its requests stay pending in the run store and a rerun re-attaches to it" };
+}
+
+/** What a batch holds, for the log: stage, tasks and turns, e.g. "judge, mt-bench/en turn 2 (4)". */
+function describeBatch(entries: readonly Entry[]): string {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    for (const { at } of entry.waiters) {
+      const key = `${at.stage}, ${at.task}${at.turn > 1 ? ` turn ${at.turn}` : ""}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const parts = [...counts].map(([key, n]) => `${key} (${n})`);
+  return parts.length > 4 ? `${parts.slice(0, 4).join("; ")}; and ${parts.length - 4} more` : parts.join("; ");
 }

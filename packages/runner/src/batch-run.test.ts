@@ -54,7 +54,7 @@ describe("yardstick run --batch", () => {
     const online = s.stats().requests["/v1/chat/completions"];
     const io = captureIO(env());
     expect(await main([...base, "--out", join(tasks, "batch"), "--batch", "--batch-poll-seconds", "0.05"], io)).toBe(0);
-    expect(io.err()).toMatch(/batch batch_\w+ created with 9 request\(s\)/);
+    expect(io.err()).toMatch(/batch batch_\w+ created with 9 request\(s\): generate, \S+/);
     expect(s.stats().requests["/v1/chat/completions"]).toBe(online);
     expect(s.stats().batches).toEqual({ created: 1, requests: ROWS });
     expect(texts(join(tasks, "batch"))).toEqual(texts(join(tasks, "online")));
