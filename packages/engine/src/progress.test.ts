@@ -132,6 +132,32 @@ describe("the progress reporter without a terminal", () => {
   });
 });
 
+describe("the progress reporter redrawing in place", () => {
+  it("moves the cursor back over its own lines only, and gives tasks only the rows the screen has", () => {
+    const stream = Object.assign(new PassThrough(), { columns: 60, rows: 4 });
+    let text = "";
+    stream.on("data", (d) => {
+      text += String(d);
+    });
+    let t = 0;
+    const p = createProgressReporter({ stream, redrawInPlace: true, redrawMs: 0, now: () => t });
+    p.plan?.(4);
+    for (const key of ["first/task", "second/task", "third/task"]) p.startTask(key, 10);
+    t = 1000;
+    p.advance(1);
+    p.log("a message");
+    p.close();
+    // The last redraw (at close): two task lines (4 rows - 2) and the overall line, after going 2 rows up.
+    const frames = text.split("\r");
+    const last = frames[frames.length - 1]!;
+    expect(last.startsWith("\x1b[2A")).toBe(true);
+    const shown = last.replace(/\x1b\[[0-9]*[A-Za-z]/g, "").split("\n").filter(Boolean);
+    expect(shown).toEqual([expect.stringMatching(/^second\/task /), expect.stringMatching(/^third\/task /), expect.stringMatching(/^tasks 0\/4 /)]);
+    for (const line of text.replace(/\x1b\[[0-9]*[A-Za-z]/g, "").split(/[\r\n]/)) expect(line.length).toBeLessThanOrEqual(59);
+    expect(text).toContain("a message\n");
+  });
+});
+
 describe("run statistics", () => {
   const dirs: string[] = [];
   afterEach(() => {

@@ -44,7 +44,12 @@ export interface ProgressReporter {
 }
 
 export interface ProgressSettings {
-  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+  /**
+   * Redraw in place with ANSI cursor movement; default: when the stream is a terminal that is not
+   * `TERM=dumb` (which has no cursor movement). Otherwise summary lines are printed.
+   */
+  redrawInPlace?: boolean;
   /** Minimum time between redraws on a terminal (default 100 ms). */
   redrawMs?: number;
   /** Time between summary lines when not a terminal (default 5 s). */
@@ -75,7 +80,7 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
   const { stream } = settings;
   const now = settings.now ?? (() => performance.now());
   const stats = settings.stats ?? createRunStats({ now });
-  const tty = stream.isTTY === true;
+  const tty = settings.redrawInPlace ?? (stream.isTTY === true && process.env.TERM !== "dumb");
   const interval = tty ? (settings.redrawMs ?? 100) : (settings.lineIntervalMs ?? 5000);
   const columns = (): number => Math.max(20, stream.columns ?? 80);
   let lastDraw = now();
@@ -94,7 +99,12 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
 
   const block = (): string[] => {
     const width = columns() - 1;
-    return [...stats.runningTasks().map((t) => formatTaskLine(t, width)), formatOverallLine(stats.overall(), width)];
+    // The display must fit the screen: a cursor cannot move up past its top, so only the most
+    // recently started tasks that fit get a line.
+    const room = Math.max(0, (stream.rows ?? 24) - 2);
+    const running = stats.runningTasks();
+    const tasks = running.slice(running.length - Math.min(room, running.length));
+    return [...tasks.map((t) => formatTaskLine(t, width)), formatOverallLine(stats.overall(), width)];
   };
 
   /** Redraws the display in place, after `above` (lines that stay, written where the display was). */
@@ -127,7 +137,7 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
 
   const startTimer = (): void => {
     // Redraws while nothing finishes (every request waiting on a retry): the rate and ETA move on.
-    timer ??= setInterval(() => draw(false), Math.min(interval, 1000));
+    timer ??= setInterval(() => draw(false), tty ? 1000 : Math.min(interval, 1000));
     timer.unref?.();
   };
 
