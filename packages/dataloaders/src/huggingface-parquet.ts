@@ -62,6 +62,11 @@ export interface ParquetSplitRequest {
   describe(entries: { config: string; split: string }[]): string;
 }
 
+/** Records that the dataset at a commit has no parquet branch, so re-runs go to the viewer without asking again. */
+function noBranchFile(cacheDir: string, repo: string, sha: string): string {
+  return path.join(cacheDir, cachePart(repo), cachePart(sha), "parquet", "no-parquet-branch.json");
+}
+
 function manifestFile(cacheDir: string, repo: string, sha: string, config: string | undefined, split: string): string {
   return path.join(cacheDir, cachePart(repo), cachePart(sha), "parquet", cachePart(config ?? "(only)"), cachePart(split), "manifest.json");
 }
@@ -77,7 +82,15 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
   if (cacheFile) {
     const cached = manifestSchema.safeParse(await readCached(cacheFile));
     if (cached.success) return cached.data;
+    if ((await readCached(noBranchFile(req.cacheDir!, req.repo, req.datasetSha))) !== undefined) return undefined;
   }
+  const tryWrite = async (file: string, value: unknown): Promise<void> => {
+    try {
+      await writeCached(file, value);
+    } catch (e) {
+      req.log?.(`huggingface: could not write the cache file ${file}: ${(e as Error).message}`);
+    }
+  };
   const getJson = async (what: string, p: string): Promise<{ status: number; body: unknown; code: string | undefined }> => {
     const res = await req.client.get(p, req.signal);
     const code = res.headers["x-error-code"];
@@ -94,7 +107,10 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
   };
   const branch = encodeURIComponent(PARQUET_BRANCH);
   const info = await getJson("parquet branch info", `/api/datasets/${req.repo}/revision/${branch}`);
-  if (info.status === 404 && info.code === "RevisionNotFound") return undefined;
+  if (info.status === 404 && info.code === "RevisionNotFound") {
+    if (req.cacheDir) await tryWrite(noBranchFile(req.cacheDir, req.repo, req.datasetSha), { format: CACHE_FORMAT });
+    return undefined;
+  }
   if (info.status !== 200) throw req.fail(`the Hub answered ${info.status} for the parquet branch of the dataset`);
   const branchSha = z.looseObject({ sha: z.string().regex(/^[0-9a-f]{40}$/) }).safeParse(info.body);
   if (!branchSha.success) throw req.fail(`unexpected parquet branch info from the Hub at ${req.hub}: no commit sha`);
@@ -156,13 +172,7 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
     branchSha: sha,
     shards: files.map((f) => ({ path: f.path, size: f.lfs?.size ?? f.size, ...(f.lfs ? { sha256: f.lfs.oid } : {}) })),
   };
-  if (cacheFile) {
-    try {
-      await writeCached(cacheFile, manifest);
-    } catch (e) {
-      req.log?.(`huggingface: could not write the cache file ${cacheFile}: ${(e as Error).message}`);
-    }
-  }
+  if (cacheFile) await tryWrite(cacheFile, manifest);
   return manifest;
 }
 
