@@ -11,7 +11,13 @@ import {
   ultraevalDialect,
 } from "@yardstick/config";
 import { type ConfigDialectV1, ConfigError, type PluginModule, type Registry, type RegistryInit, createRegistry } from "@yardstick/core";
-import { builtinDataloaders, createHuggingFaceDataloader, createUltraEvalDataloader } from "@yardstick/dataloaders";
+import {
+  builtinDataloaders,
+  createHuggingFaceDataloader,
+  createSeahelmAaLcrDataloader,
+  createSeahelmHealthbenchDataloader,
+  createUltraEvalDataloader,
+} from "@yardstick/dataloaders";
 import { builtinJudgeMetrics, builtinJudges } from "@yardstick/judges";
 import { builtinMetrics } from "@yardstick/metrics";
 import { builtinModelFactories } from "@yardstick/models";
@@ -27,6 +33,8 @@ export interface BuiltinSettings {
   hfEndpoint?: string;
   /** Hub endpoint (HF_ENDPOINT, as huggingface_hub reads it: a mirror or a local stand-in). */
   hfHubEndpoint?: string;
+  /** The Hugging Face hub cache (HF_HUB_CACHE, else HF_HOME/hub): the HealthBench and AA-LCR loaders read dataset snapshots there. */
+  hfHubCacheDir?: string;
 }
 
 /**
@@ -51,6 +59,8 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
         ...(settings.hfEndpoint ? { endpoint: settings.hfEndpoint } : {}),
         ...(settings.hfHubEndpoint ? { hubEndpoint: settings.hfHubEndpoint } : {}),
       }),
+      "seahelm-healthbench": createSeahelmHealthbenchDataloader({ ...(settings.hfHubCacheDir ? { hubCacheDir: settings.hfHubCacheDir } : {}) }),
+      "seahelm-aa-lcr": createSeahelmAaLcrDataloader({ ...(settings.hfHubCacheDir ? { hubCacheDir: settings.hfHubCacheDir } : {}) }),
       // The label of an UltraEval row is its transform's processed output.
       ultraeval: createUltraEvalDataloader({ transforms: ultraevalTransforms }),
     },
@@ -125,5 +135,6 @@ export function builtinSettingsFromEnv(env: NodeJS.ProcessEnv, cacheRoot: string
     hfCacheDir: join(cacheRoot, "hf"),
     ...(env.YARDSTICK_HF_ENDPOINT ? { hfEndpoint: env.YARDSTICK_HF_ENDPOINT } : {}),
     ...(env.HF_ENDPOINT ? { hfHubEndpoint: env.HF_ENDPOINT } : {}),
+    ...(env.HF_HUB_CACHE ? { hfHubCacheDir: env.HF_HUB_CACHE } : env.HF_HOME ? { hfHubCacheDir: join(env.HF_HOME, "hub") } : {}),
   };
 }
