@@ -13,6 +13,7 @@ commands:
   ls <config...>       list the tasks of configs and whether each runs here
   score                score prediction/reference files with a metric (like sacrebleu's CLI)
   score-run RUN        re-score a stored run (no request sent), with its own or other metrics
+  export RUN --format ultraeval --out DIR   write a scored run in UltraEval's output layout
   merge SHARD... --out DIR   join the shard stores of one run and score them
   compare A B          paired comparison of two run stores
   agreement RUN [LABELS]   judge–human agreement: kappa, Krippendorff's alpha, confusion, disagreements
@@ -37,6 +38,7 @@ const commands: Record<string, () => Promise<Command>> = {
   compare: async () => (await import("./compare-command.js")).compareCommand,
   agreement: async () => (await import("./agreement-command.js")).agreementCommand,
   "score-run": async () => (await import("./score-run-command.js")).scoreRunCommand,
+  export: async () => (await import("./export-command.js")).exportCommand,
   merge: async () => (await import("./merge-command.js")).mergeCommand,
   spatial: async () => (await import("./spatial-command.js")).spatialCommand,
   "dev-server": async () => (await import("./dev-server-command.js")).devServerCommand,
@@ -60,6 +62,7 @@ const usages: Record<string, () => Promise<string>> = {
   compare: async () => (await import("./compare-command.js")).COMPARE_USAGE,
   agreement: async () => (await import("./agreement-command.js")).AGREEMENT_USAGE,
   "score-run": async () => (await import("./score-run-command.js")).SCORE_RUN_USAGE,
+  export: async () => (await import("./export-command.js")).EXPORT_USAGE,
   merge: async () => (await import("./merge-command.js")).MERGE_USAGE,
   label: async () => (await import("./label-command.js")).LABEL_USAGE,
 };

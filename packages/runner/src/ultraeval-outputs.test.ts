@@ -149,4 +149,22 @@ describe("UltraEval outputs of yardstick run", () => {
     expect(readFileSync(join(dir, "mmlu_abstract-algebra_gen", "instance.jsonl"), "utf8")).toBe(before);
     expect(existsSync(join(dir, "_all_results.json"))).toBe(true);
   });
+
+  it("yardstick export --format ultraeval writes the same files elsewhere; bad flags are usage errors", async () => {
+    const to = join(root, "exported");
+    const io = captureIO(env());
+    expect(await main(["export", out, "--format", "ultraeval", "--out", to], io), io.err()).toBe(0);
+    expect(io.err()).toContain(`wrote 2 task(s) to ${to}`);
+    for (const task of ["mmlu_abstract-algebra_gen", "hellaswag_hellaswag_ppl"]) {
+      for (const file of ["instance.jsonl", "final_metrics.json"]) {
+        expect(readFileSync(join(to, task, file), "utf8")).toBe(readFileSync(join(out, "ultraeval", task, file), "utf8"));
+      }
+      expect(readJson(join(to, task, "config.json")).log_dir).toBe(to);
+    }
+    expect(readFileSync(join(to, "_all_results.json"), "utf8")).toBe(readFileSync(join(out, "ultraeval", "_all_results.json"), "utf8"));
+
+    const bad = captureIO(env());
+    expect(await main(["export", out, "--format", "lm-eval", "--out", to], bad)).toBe(2);
+    expect(bad.err()).toContain("--format must be ultraeval");
+  });
 });
