@@ -1,6 +1,6 @@
 import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
 import type { RequestTotals, RunSession } from "@yardstick/run-format";
-import type { OverallLineView, TaskLineView } from "./progress-line.js";
+import { type OverallLineView, type TaskLineView, displayWidth } from "./progress-line.js";
 import type { ConcurrencyReading, ProgressReporter, RequestPlace, StageName } from "./progress.js";
 
 interface RunningTask {
@@ -170,20 +170,31 @@ export function limiterReading(model: unknown): ConcurrencyReading | undefined {
   return () => ({ inFlight: limiter.inFlight as number, limit: limiter.limit as number });
 }
 
-/** The end-of-run summary: `wall 1m02s · 1800 requests (12 cached) · 139 retries (429: 36, 500: 103) · 0 errors · tokens 1.2M in / 80k out`. */
-export function formatRunSummary(s: RunSession): string {
+/**
+ * The end-of-run summary: `run statistics: wall time 1m02s · 1800 request(s) sent · 12 cache hit(s) ·
+ * 139 retries (429: 36, 500: 103) · 0 error(s) · tokens 1.2M in / 80k out`, broken between its
+ * parts into lines of at most `width` columns (a terminal's) when given.
+ */
+export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY): string {
   const by = Object.entries(s.retriesBy)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([why, n]) => `${why}: ${n}`)
     .join(", ");
-  return [
-    `wall time ${formatWall(s.wallSeconds)}`,
+  const parts = [
+    `run statistics: wall time ${formatWall(s.wallSeconds)}`,
     `${s.requests} request(s) sent`,
     `${s.cacheHits} cache hit(s)`,
     `${s.retries} retr${s.retries === 1 ? "y" : "ies"}${by ? ` (${by})` : ""}`,
     `${s.errors} error(s)`,
     `tokens ${formatCount(s.tokens.input)} in / ${formatCount(s.tokens.output)} out`,
-  ].join(" · ");
+  ];
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines.length - 1;
+    if (last >= 0 && displayWidth(`${lines[last]} · ${part}`) <= width) lines[last] = `${lines[last]} · ${part}`;
+    else lines.push(last >= 0 ? `  ${part}` : part);
+  }
+  return lines.join("\n");
 }
 
 function formatWall(seconds: number): string {

@@ -195,8 +195,13 @@ describe("run statistics", () => {
       byTask: { a: { requests: 1, cacheHits: 1, retries: 2, errors: 0 }, b: { requests: 1, errors: 1 } },
     });
     expect(formatRunSummary(session)).toBe(
-      "wall time 2.5s · 2 request(s) sent · 1 cache hit(s) · 2 retries (500: 1, network: 1) · 1 error(s) · tokens 100 in / 7 out",
+      "run statistics: wall time 2.5s · 2 request(s) sent · 1 cache hit(s) · 2 retries (500: 1, network: 1) · 1 error(s) · tokens 100 in / 7 out",
     );
+    expect(formatRunSummary(session, FITS_60).split("\n")).toEqual([
+      "run statistics: wall time 2.5s · 2 request(s) sent",
+      "  1 cache hit(s) · 2 retries (500: 1, network: 1)",
+      "  1 error(s) · tokens 100 in / 7 out",
+    ]);
   });
 
   it("are appended to run-stats.json, one session per run, valid by the run-format schema", async () => {

@@ -191,7 +191,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     }
     const session = runStats.session(report.aborted);
     await appendRunSession(outDir, session);
-    if (!values.quiet) log(`run statistics: ${formatRunSummary(session)} (${join(outDir, "run-stats.json")})`);
+    if (!values.quiet) log(`${formatRunSummary(session, io.stderr.isTTY ? (io.stderr.columns ?? 80) - 1 : undefined)}\n  saved to ${join(outDir, "run-stats.json")}`);
     if (report.aborted) {
       log(`stopped; run the same command again to continue (${outDir})`);
       return 130;
