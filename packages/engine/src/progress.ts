@@ -127,7 +127,8 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
     if (!force && t - lastDraw < interval) return;
     lastDraw = t;
     if (tty) redraw();
-    else stream.write(`${summaryLine()}\n`);
+    // Between stages (scoring can take minutes) a log gets no line that says nothing new.
+    else if (stats.runningTasks().length > 0) stream.write(`${summaryLine()}\n`);
   };
 
   const onResize = (): void => {
