@@ -1,6 +1,6 @@
 import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
 import type { RequestTotals, RunSession } from "@yardstick/run-format";
-import { type OverallLineView, type TaskLineView, displayWidth } from "./progress-line.js";
+import { type OverallLineView, type TaskLineView, displayWidth, formatDuration } from "./progress-line.js";
 import type { ConcurrencyReading, ProgressReporter, RequestPlace, StageName } from "./progress.js";
 
 interface RunningTask {
@@ -198,15 +198,7 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
 }
 
 function formatWall(seconds: number): string {
-  return seconds < 10 ? `${seconds.toFixed(1)}s` : formatDurationLong(seconds);
-}
-
-function formatDurationLong(seconds: number): string {
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = s % 60;
-  return h > 0 ? `${h}h${String(m).padStart(2, "0")}m${String(rest).padStart(2, "0")}s` : m > 0 ? `${m}m${String(rest).padStart(2, "0")}s` : `${rest}s`;
+  return seconds < 10 ? `${seconds.toFixed(1)}s` : formatDuration(seconds);
 }
 
 /** 1234 → 1234, 12345 → 12.3k, 1234567 → 1.23M. */
