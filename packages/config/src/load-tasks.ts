@@ -55,6 +55,7 @@ export async function loadTasks(paths: readonly string[], options: LoadTasksOpti
     ...(filters.languages ? { languages: filters.languages } : {}),
     ...(filters.suite !== undefined ? { suite: filters.suite } : {}),
     ...(filters.numFewshot !== undefined ? { numFewshot: filters.numFewshot } : {}),
+    ...(filters.seed !== undefined ? { seed: filters.seed } : {}),
     ...(filters.reasoning ? { reasoning: true } : {}),
   };
   const byKey = new Map<string, { task: TaskSpec; from: string }>();

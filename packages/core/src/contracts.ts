@@ -320,6 +320,8 @@ export interface DialectLoadOptions {
    * source stays zero-shot (the dialect says so in `diagnostics`).
    */
   numFewshot?: number;
+  /** The run's seed, for random choices a dialect makes while building prompts (UltraEval's few-shot draws). */
+  seed?: number;
   /** The model reasons before it answers: a dialect may raise its generation limits (SEA-HELM adds `max_think_tokens`). */
   reasoning?: boolean;
 }

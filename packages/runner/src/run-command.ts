@@ -95,6 +95,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     languages: listFlag(values.langs),
     ...(values.suite !== undefined ? { suite: values.suite } : {}),
     ...(numFewshot !== undefined ? { numFewshot } : {}),
+    seed,
     ...(values.reasoning ? { reasoning: true } : {}),
     requireData: !skipUnsupported,
   });

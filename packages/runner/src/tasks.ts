@@ -26,6 +26,8 @@ export interface LoadTaskSpecsOptions {
   suite?: string;
   /** Few-shot examples per prompt in place of each config's count (`--num-fewshot`). */
   numFewshot?: number;
+  /** The run's seed (`--seed`): dialects that draw at random (UltraEval's few-shot examples) use it. */
+  seed?: number;
   /** The model reasons before answering (`--reasoning`): dialects raise generation limits. */
   reasoning?: boolean;
   baseDir?: string;
@@ -42,6 +44,7 @@ export async function loadTaskSpecs(paths: string[], options: LoadTaskSpecsOptio
   const common = {
     ...(options.suite !== undefined ? { suite: options.suite } : {}),
     ...(options.numFewshot !== undefined ? { numFewshot: options.numFewshot } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.reasoning ? { reasoning: true } : {}),
   };
   const tasks = await loadTasks(paths, {

@@ -71,6 +71,17 @@ describe("yardstick run --num-fewshot on UltraEval tasks", () => {
     expect(fingerprint(zero)).not.toBe(fingerprint(two));
   });
 
+  it("--seed seeds the draw: another seed, other examples; the same seed, the same prompts", async () => {
+    const seven = join(root, "seed-7");
+    await run(seven, ["--num-fewshot", "2", "--seed", "7"]);
+    const again = join(root, "seed-7-again");
+    await run(again, ["--num-fewshot", "2", "--seed", "7"]);
+    expect(sentPrompts(again)).toEqual(sentPrompts(seven));
+    expect(sentPrompts(seven)).not.toEqual(goldenInputs(2));
+    // Still two examples before each record, from the same file.
+    for (const prompt of sentPrompts(seven)) expect(prompt.split("Question:\n")).toHaveLength(4);
+  });
+
   it("a count the file cannot supply (the examples come from the same file) is a clear error naming the task", async () => {
     const io = captureIO({ YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "yardstick-cache-")) });
     const args = ["run", join(root, "datasets"), "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", join(root, "five"), "--quiet", "--no-report"];

@@ -15,7 +15,7 @@ import {
   readUltraEvalFile,
   type UltraEvalEntry,
 } from "./files.js";
-import { datasetOf, renamedTaskName, translateEntry, ULTRAEVAL_DIALECT_ID } from "./task-specs.js";
+import { datasetOf, renamedTaskName, translateEntry, ULTRAEVAL_DEFAULT_FEWSHOT_SEED, ULTRAEVAL_DIALECT_ID } from "./task-specs.js";
 
 export type UltraEvalDialect = ConfigDialectV1 & ListsConfigProblems;
 
@@ -108,7 +108,8 @@ async function loadFiles(files: readonly string[]): Promise<TaskSpec[]> {
 
 /**
  * Filters select and never fail on names this config lacks (`loadTasks` reports names no path has);
- * `numFewshot` replaces every task's few-shot count, as upstream's `--num_fewshot` does.
+ * `numFewshot` replaces every task's few-shot count, as upstream's `--num_fewshot` does; `seed`
+ * seeds the few-shot draw (upstream leaves it unseeded; the default is 1234).
  */
 function selectTasks(specs: TaskSpec[], options: DialectLoadOptions): TaskSpec[] {
   let out = specs;
@@ -124,6 +125,11 @@ function selectTasks(specs: TaskSpec[], options: DialectLoadOptions): TaskSpec[]
     // --num-fewshot: examples still come from the task's own file, drawn with its seeded generator.
     const k = options.numFewshot;
     out = out.map((s) => ({ ...s, fewshot: k }));
+  }
+  if (options.seed !== undefined && options.seed !== ULTRAEVAL_DEFAULT_FEWSHOT_SEED) {
+    // The few-shot draw's random.Random seed (the default keeps upstream's goldens and fingerprints).
+    const seed = options.seed;
+    out = out.map((s) => ({ ...s, data: { ...s.data, options: { ...s.data.options, fewshotSeed: seed } } }));
   }
   return out;
 }
