@@ -7,6 +7,7 @@ import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } fro
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { formatResultsTable } from "./table.js";
+import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
 export const MERGE_USAGE = `usage: yardstick merge SHARD_DIR... --out DIR [--plugin PACKAGE ...] [--quiet]
 
@@ -44,6 +45,8 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   });
   io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total)}\n`);
   if (!values.quiet) log(`results: ${store.resultsPath}`);
+  const ultraeval = await writeRunUltraEvalOutputs(store.dir);
+  if (ultraeval && !values.quiet) log(`UltraEval outputs: ${ultraeval.dir}`);
   const failed = scored.tasks.filter((t) => t.failure);
   for (const t of failed) log(`task ${t.key} could not be scored: ${t.failure}`);
   return failed.length > 0 ? 1 : 0;

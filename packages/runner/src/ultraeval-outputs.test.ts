@@ -167,4 +167,23 @@ describe("UltraEval outputs of yardstick run", () => {
     expect(await main(["export", out, "--format", "lm-eval", "--out", to], bad)).toBe(2);
     expect(bad.err()).toContain("--format must be ultraeval");
   });
+
+  it("merge of shard stores writes the files of the unsharded run", async () => {
+    const shards = [1, 2].map((i) => join(root, `shard-${i}`));
+    const cache = env();
+    for (const [i, dir] of shards.entries()) {
+      const io = captureIO(cache);
+      const args = ["run", join(root, "datasets"), "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--num-fewshot", "0", "--no-report"];
+      // The one-row ppl task has no sample in one shard, which that shard reports as unscorable (exit 1).
+      expect(await main([...args, "--shard", `${i + 1}/2`, "--out", dir, "--quiet"], io), io.err()).toBeLessThanOrEqual(1);
+    }
+    const merged = join(root, "merged");
+    const io = captureIO(cache);
+    expect(await main(["merge", ...shards, "--out", merged], io), io.err()).toBe(0);
+    expect(io.err()).toContain(`UltraEval outputs: ${join(merged, "ultraeval")}`);
+    for (const file of ["mmlu_abstract-algebra_gen/instance.jsonl", "hellaswag_hellaswag_ppl/final_metrics.json", "_all_results.json"]) {
+      expect(readFileSync(join(merged, "ultraeval", file), "utf8")).toBe(readFileSync(join(out, "ultraeval", file), "utf8"));
+    }
+  });
 });
+
