@@ -173,6 +173,30 @@ export function planProviderChecks(makeProvider: ProviderFactory, opts: Provider
     }),
   );
 
+  check("loglikelihoodBatch (when present) gives one result per request, in order, equal to loglikelihood's", (secret) =>
+    withProvider(makeProvider, secret, async (p) => {
+      if (typeof p.loglikelihoodBatch !== "function") return [];
+      if (typeof p.loglikelihood !== "function") return ["loglikelihoodBatch is present without loglikelihood"];
+      const context = "The capital of France is";
+      const requests = [" Paris", " a city on the Seine", " Rome"].map((continuation) => ({ context, continuation }));
+      const batch = await attempt(() => p.loglikelihoodBatch!(requests, ctxFor(p)));
+      if (!batch.ok) return [`loglikelihoodBatch threw ${describeError(batch.error)}`];
+      if (!Array.isArray(batch.value) || batch.value.length !== requests.length) {
+        return [`loglikelihoodBatch returned ${Array.isArray(batch.value) ? `${batch.value.length} result(s)` : String(batch.value)}, expected ${requests.length}`];
+      }
+      const problems: string[] = [];
+      for (const [i, request] of requests.entries()) {
+        const alone = await attempt(() => p.loglikelihood!(request, ctxFor(p)));
+        if (!alone.ok) return [`loglikelihood threw ${describeError(alone.error)}`];
+        const got = batch.value[i];
+        if (got?.logprob !== alone.value.logprob || got?.tokenCount !== alone.value.tokenCount) {
+          problems.push(`result ${i} (${JSON.stringify(request.continuation)}) is ${JSON.stringify(got)}, loglikelihood alone gives ${JSON.stringify(alone.value)}`);
+        }
+      }
+      return problems;
+    }),
+  );
+
   check("describeServedModel (when present) gives undefined or a well-formed description", (secret) =>
     withProvider(makeProvider, secret, async (p) => {
       if (typeof p.describeServedModel !== "function") return [];
@@ -254,7 +278,7 @@ function providerContractProblems(p: ModelProviderV1): string[] {
     if (typeof identity !== "string" || identity === "") problems.push(`identity() is ${JSON.stringify(identity)}, expected a non-empty string`);
   }
   if (typeof o.generate !== "function") problems.push("generate is not a function");
-  for (const name of ["loglikelihood", "describeServedModel", "close"]) {
+  for (const name of ["loglikelihood", "loglikelihoodBatch", "describeServedModel", "close"]) {
     if (o[name] !== undefined && typeof o[name] !== "function") problems.push(`${name} is present but not a function`);
   }
   if (o.needsLabelSet !== undefined && typeof o.needsLabelSet !== "boolean") problems.push("needsLabelSet is present but not a boolean");

@@ -108,6 +108,18 @@ describe("checkProviderConformance", () => {
     expect(messages).toMatch(/generate without a label set succeeded/);
   });
 
+  it("catches a loglikelihoodBatch whose results come back out of order", async () => {
+    // A logprob that depends on the continuation, so an order mix-up shows.
+    const score = (continuation: string) => ({ logprob: -continuation.length, isGreedy: false, tokenCount: 1 });
+    const shuffled: ProviderFactory = ({ apiKey }) => ({
+      ...createTinyProvider(() => healthy.url, apiKey),
+      loglikelihood: async (r) => score(r.continuation),
+      loglikelihoodBatch: async (rs) => rs.map((r) => score(r.continuation)).reverse(),
+    });
+    const messages = await failures(shuffled, { completion: false, multipleChoices: false });
+    expect(messages).toMatch(/result 0 \(" Paris"\) is \{"logprob":-5,/);
+  });
+
   it("with tools: true, checks that a forced tool call comes back parsed in toolCalls", async () => {
     /** The tiny provider plus tools: arguments parsed or (`raw`) left as the wire's JSON string. */
     const withTools =
