@@ -174,7 +174,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     await forEachConcurrent(
       selectedSamples(),
       // Batch mode keeps every sample's request in flight while a batch collects them.
-      settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : (settings.concurrency ?? 16),
+      settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : onlineWorkers(model, settings.concurrency ?? 16),
       async ({ sample, index }) => {
         if (!storedSamples.has(sample.id)) store.appendSample(sampleRecord(task.key, index, sample));
         const prior = previous.get(sample.id) ?? [];
@@ -273,6 +273,16 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     }
     return out;
   }
+}
+
+/**
+ * Samples answered at once. A provider that bounds its own requests in flight (an adaptive `limiter`,
+ * sized by the same concurrency) gets twice as many workers: a sample waiting out a Retry-After or a
+ * backoff then does not hold a slot another sample could send in, while the requests in flight
+ * stay within the limit.
+ */
+function onlineWorkers(model: ModelProviderV1, concurrency: number): number {
+  return "limiter" in model ? concurrency * 2 : concurrency;
 }
 
 /** The options of one context: one batched call when the provider offers it (they share a context), else one call each. */

@@ -8,4 +8,5 @@ export {
 } from "./adaptive-limiter.js";
 export { type AttemptTimeout, type AttemptTimeoutSettings, createAttemptTimeout } from "./attempt-timeout.js";
 export { createTransport, describeNetworkError, type Endpoint, type HttpReply, type Transport, TransportError } from "./http-transport.js";
+export { createRecentFailures, type RecentFailures } from "./recent-failures.js";
 export { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "./retry-policy.js";

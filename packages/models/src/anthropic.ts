@@ -9,9 +9,9 @@ import {
 } from "@yardstick/core";
 import {
   type AdaptiveLimiter,
-  backoffDelay,
   createAdaptiveLimiter,
   createAttemptTimeout,
+  createRecentFailures,
   createTransport,
   type LimiterOutcome,
   sleep,
@@ -52,6 +52,8 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
   const s = parseSettings(anthropicSettingsSchema, settings, "anthropic");
   const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const transport = createTransport([s.baseURL], s.maxConcurrency, { attemptTimeout });
+  // Backoff in proportion to how many recent attempts failed (see createRecentFailures).
+  const failures = createRecentFailures();
   const endpoint = transport.endpoints[0]!;
   // The SDKs' base URL has no /v1; one that has it (as OpenAI-style base URLs do) is taken as is.
   const path = /\/v1$/.test(endpoint.basePath) ? "/messages" : "/v1/messages";
@@ -89,6 +91,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
           if ("body" in read) {
             outcome = "success";
             attemptTimeout.record(reply.latencyMs);
+            failures.note(false);
             return { body: read.body, latencyMs: reply.latencyMs };
           }
           failure = read;
@@ -104,8 +107,9 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
       } finally {
         limiter.release(ticket, outcome, { retryAfterMs: failure?.retryAfterMs });
       }
+      failures.note(true);
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, "POST", url, failure, attempt, scrub);
-      const delay = retryDelay(failure, attempt, s, backoffDelay);
+      const delay = retryDelay(failure, attempt, s, failures.backoff);
       ctx?.log?.(`${who}: attempt ${attempt}/${s.maxAttempts} failed (${scrub(failure.message)}); retrying in ${Math.round(delay)} ms`);
       ctx?.onRetry?.({ attempt, maxAttempts: s.maxAttempts, kind: failure.kind, ...(failure.status !== undefined ? { status: failure.status } : {}), delayMs: delay });
       try {

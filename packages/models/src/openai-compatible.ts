@@ -12,9 +12,9 @@ import {
 } from "@yardstick/core";
 import {
   type AdaptiveLimiter,
-  backoffDelay,
   createAdaptiveLimiter,
   createAttemptTimeout,
+  createRecentFailures,
   createTransport,
   type Endpoint,
   type LimiterOutcome,
@@ -121,6 +121,8 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   const baseURLs = s.baseURLs ?? [s.baseURL!];
   const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const transport = createTransport(baseURLs, s.maxConcurrency, { attemptTimeout });
+  // Backoff in proportion to how many recent attempts failed (see createRecentFailures).
+  const failures = createRecentFailures();
   const limiter = createAdaptiveLimiter({
     min: s.minConcurrency,
     max: s.maxConcurrency,
@@ -173,6 +175,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
           if (result.parsed) {
             outcome = "success";
             attemptTimeout.record(reply.latencyMs);
+            failures.note(false);
             return { value: result.value, latencyMs: reply.latencyMs, attempts: attempt, url };
           }
         } else {
@@ -189,8 +192,9 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       }
       if (result.parsed) throw new TypeError("unreachable: a parsed reply has returned");
       const failure: Failure = result;
+      failures.note(true);
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, method, url, failure, attempt, scrub);
-      const delay = retryDelay(failure, attempt, s, backoffDelay);
+      const delay = retryDelay(failure, attempt, s, failures.backoff);
       ctx?.log?.(`${who}: attempt ${attempt}/${s.maxAttempts} failed (${scrub(failure.message)}); retrying in ${Math.round(delay)} ms`);
       ctx?.onRetry?.({ attempt, maxAttempts: s.maxAttempts, kind: failure.kind, ...(failure.status !== undefined ? { status: failure.status } : {}), delayMs: delay });
       try {
