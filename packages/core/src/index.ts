@@ -10,3 +10,4 @@ export * from "./python-str.js";
 export * from "./random.js";
 export * from "./python-random.js";
 export * from "./hash-file.js";
+export * from "./cli-options.js";
