@@ -2,23 +2,21 @@
  * Rows of a Hugging Face dataset read from the Hub's parquet conversion (the `refs/convert/parquet`
  * branch: `<config>/<split>/NNNN.parquet`, or `<config>/partial-<split>/...` for a split the
  * converter cut short). The branch is listed with the Hub's tree API at its commit, each file is
- * downloaded with resumable range requests, checked (size, LFS sha256, parquet footer) and only
+ * downloaded with resumable range requests (`hub-download.ts`), checked (size, LFS sha256, parquet footer) and only
  * then kept, and rows are read with hyparquet one row group at a time. With a cache directory the
  * files live under the dataset commit they belong to; without one in a temporary directory removed
  * after the load.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, DataLoadError } from "@yardstick/core";
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "@yardstick/http";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { z } from "zod";
 import { CACHE_FORMAT, cachePart, readCached, writeCached } from "./huggingface-cache.js";
 import type { HubClient, HubClientSettings } from "./huggingface-client.js";
 import { summariseBody } from "./huggingface-client.js";
+import { downloadHubFile, encodeRepoPath, sizeOf } from "./hub-download.js";
 import { imageStructToUri, isImageStruct } from "./images.js";
 
 export const PARQUET_BRANCH = "refs/convert/parquet";
@@ -41,7 +39,6 @@ const manifestSchema = z.object({
   shards: z.array(shardSchema),
 });
 export type ParquetManifest = z.output<typeof manifestSchema>;
-type Shard = z.output<typeof shardSchema>;
 
 export interface ParquetSplitRequest {
   repo: string;
@@ -70,8 +67,6 @@ function noBranchFile(cacheDir: string, repo: string, sha: string): string {
 function manifestFile(cacheDir: string, repo: string, sha: string, config: string | undefined, split: string): string {
   return path.join(cacheDir, cachePart(repo), cachePart(sha), "parquet", cachePart(config ?? "(only)"), cachePart(split), "manifest.json");
 }
-
-const encodePath = (p: string): string => p.split("/").map(encodeURIComponent).join("/");
 
 /**
  * The split's shards on the conversion branch: from the cache's manifest, or listed on the Hub.
@@ -125,7 +120,7 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
   }
 
   const tree = async (dir: string): Promise<TreeEntry[] | undefined> => {
-    const r = await getJson(`file list of ${dir || "the parquet branch"}`, `/api/datasets/${req.repo}/tree/${sha}${dir ? `/${encodePath(dir)}` : ""}`);
+    const r = await getJson(`file list of ${dir || "the parquet branch"}`, `/api/datasets/${req.repo}/tree/${sha}${dir ? `/${encodeRepoPath(dir)}` : ""}`);
     if (r.status === 404) return undefined;
     if (r.status !== 200) throw req.fail(`the Hub answered ${r.status} for the file list of ${dir || "the parquet branch"}`);
     const checked = treeSchema.safeParse(r.body);
@@ -176,30 +171,6 @@ export async function planParquetSplit(req: ParquetSplitRequest): Promise<Parque
   return manifest;
 }
 
-async function sizeOf(file: string): Promise<number | undefined> {
-  try {
-    return (await stat(file)).size;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Writes the body chunk by chunk, so the bytes that arrived before a dropped connection stay for the resume. */
-async function appendBody(body: ReadableStream<Uint8Array>, file: string, append: boolean): Promise<void> {
-  const handle = await open(file, append ? "a" : "w");
-  try {
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) await handle.write(chunk);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
 /** Throws when `file` is not a whole parquet file (magic bytes at both ends, a readable footer). */
 async function checkParquet(file: string): Promise<void> {
   const buffer = await asyncBufferFromFile(file);
@@ -208,88 +179,6 @@ async function checkParquet(file: string): Promise<void> {
     throw new Error("no PAR1 magic bytes at its start and end: not a parquet file, or a truncated one");
   }
   await parquetMetadataAsync(buffer);
-}
-
-interface DownloadInput {
-  url: string;
-  target: string;
-  shard: Shard;
-  token: string | undefined;
-  settings: HubClientSettings;
-  signal?: AbortSignal;
-  fail(message: string, cause?: unknown): DataLoadError;
-}
-
-/**
- * Downloads one shard to `target` through `<target>.partial`: an interrupted download continues
- * with `Range: bytes=<have>-`; the whole file is checked before it is renamed into place, and a
- * file that fails a check is deleted (never cached).
- */
-async function downloadShard(d: DownloadInput): Promise<void> {
-  const retries = d.settings.retries ?? 5;
-  const baseMs = d.settings.backoffBaseMs ?? 500;
-  const maxMs = d.settings.backoffMaxMs ?? 20_000;
-  const partial = `${d.target}.partial`;
-  await mkdir(path.dirname(d.target), { recursive: true });
-  const headers: Record<string, string> = { "user-agent": "yardstick-dataloaders" };
-  if (d.token) headers.authorization = `Bearer ${d.token}`;
-  let lastProblem = "";
-  for (let attempt = 1; ; attempt++) {
-    d.signal?.throwIfAborted();
-    let have = (await sizeOf(partial)) ?? 0;
-    if (have > d.shard.size) {
-      await rm(partial, { force: true });
-      have = 0;
-    }
-    if (have === d.shard.size) break;
-    let delay: number | undefined;
-    try {
-      const res = await fetch(d.url, {
-        headers: have > 0 ? { ...headers, range: `bytes=${have}-` } : headers,
-        ...(d.signal ? { signal: d.signal } : {}),
-      });
-      if (res.status === 200 || res.status === 206) {
-        // A 200 to a range request is the whole file again: start over.
-        const append = res.status === 206 && have > 0;
-        if (!res.body) throw new Error("empty response body");
-        await appendBody(res.body, partial, append);
-        continue;
-      }
-      await res.body?.cancel();
-      if (res.status === 416) {
-        await rm(partial, { force: true });
-        lastProblem = "HTTP 416 (the partial download is longer than the file)";
-      } else if (isRetryableStatus(res.status)) {
-        lastProblem = `HTTP ${res.status}`;
-        delay = parseRetryAfter(res.headers.get("retry-after") ?? undefined);
-      } else {
-        throw d.fail(`downloading ${d.shard.path} from the Hub failed: HTTP ${res.status}${res.status === 401 || res.status === 403 ? "; check HF_TOKEN" : ""}`);
-      }
-    } catch (e) {
-      if (DataLoadError.isInstance(e)) throw e;
-      if (d.signal?.aborted) throw d.signal.reason ?? e;
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      lastProblem = `${cause?.code ?? (e as Error).message}${cause?.message ? `: ${cause.message}` : ""}`;
-    }
-    if (attempt > retries) {
-      const got = (await sizeOf(partial)) ?? 0;
-      throw d.fail(
-        `downloading ${d.shard.path} stopped at ${got} of ${d.shard.size} bytes after ${attempt} attempt(s) (last: ${lastProblem}); run again to resume from ${partial}`,
-      );
-    }
-    await sleep(delay !== undefined ? Math.min(delay, maxMs) : backoffDelay(attempt, baseMs, maxMs), d.signal);
-  }
-  const reject = async (why: string, cause?: unknown): Promise<never> => {
-    await rm(partial, { force: true });
-    throw d.fail(`${d.shard.path} from the Hub's parquet branch ${why}; it was not cached`, cause);
-  };
-  if (d.shard.sha256 && (await sha256OfFile(partial)) !== d.shard.sha256) await reject(`does not match its sha256 ${d.shard.sha256} (corrupted in transit)`);
-  try {
-    await checkParquet(partial);
-  } catch (e) {
-    await reject(`is not a readable parquet file: ${(e as Error).message}`, e);
-  }
-  await rename(partial, d.target);
 }
 
 /** A parquet value as a JSON-safe row value: bigints as numbers (or strings past 2^53), image structs as URIs. */
@@ -326,10 +215,14 @@ export async function* readParquetSplit(req: ParquetSplitRequest, manifest: Parq
       // Shards of one split share a folder: the file name alone (`0000.parquet`) is unique there.
       const target = path.join(dir, path.posix.basename(shard.path));
       if ((await sizeOf(target)) !== shard.size) {
-        await downloadShard({
-          url: `${req.hub}/datasets/${req.repo}/resolve/${manifest.branchSha}/${encodePath(shard.path)}`,
+        await downloadHubFile({
+          url: `${req.hub}/datasets/${req.repo}/resolve/${manifest.branchSha}/${encodeRepoPath(shard.path)}`,
           target,
-          shard,
+          name: shard.path,
+          size: shard.size,
+          ...(shard.sha256 ? { digest: { kind: "sha256" as const, hex: shard.sha256 } } : {}),
+          check: { what: "a readable parquet file", run: checkParquet },
+          origin: "from the Hub's parquet branch",
           token: req.token,
           settings: req.settings,
           ...(req.signal ? { signal: req.signal } : {}),
