@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, DataLoadError } from "@yardstick/core";
+import { ConfigError, type DataLoadError } from "@yardstick/core";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { z } from "zod";
 import { CACHE_FORMAT, cachePart, readCached, writeCached } from "./huggingface-cache.js";

@@ -12,6 +12,7 @@ import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, 
 import { z } from "zod";
 import { CACHE_FORMAT, pageFile, readCached, revisionFile, splitsFile, writeCached } from "./huggingface-cache.js";
 import { createHubClient, type HubClient, type HubClientSettings, HubRequestFailed, summariseBody } from "./huggingface-client.js";
+import { askRevisionCommit } from "./hub-revision.js";
 import { type ParquetRow, planParquetSplit, readParquetSplit } from "./huggingface-parquet.js";
 import { HUB_ROW_FORMATS, toSeaHelmShape } from "./hub-row-formats.js";
 import { rowToSample } from "./seahelm-row.js";
@@ -168,48 +169,23 @@ async function resolveDatasetCommit(opts: HuggingFaceOptions, ctx: DataloaderCon
     if (cached.success) return cached.data.sha;
   }
   const hub = hubEndpointOf(opts, settings);
-  const token = opts.token ?? settings.token;
   const file = `hf://datasets/${repo}`;
   const fail = (message: string, cause?: unknown): DataLoadError => new DataLoadError(message, cause === undefined ? { file } : { file, cause });
-  const client = createHubClient(hub, token, settings);
-  let res: Awaited<ReturnType<HubClient["get"]>>;
+  const client = createHubClient(hub, opts.token ?? settings.token, settings);
+  let sha: string;
   try {
-    res = await client.get(`/api/datasets/${repo}/revision/${encodeURIComponent(revision)}`, ctx.signal);
-  } catch (e) {
-    if (e instanceof HubRequestFailed) {
-      throw fail(`could not ask the Hugging Face Hub at ${hub} which commit revision "${revision}" is, after ${e.attempts} attempt(s) (last: ${e.message})`, e);
-    }
-    throw e;
+    sha = await askRevisionCommit({ client, hub, repo, revision, hasToken: Boolean(opts.token ?? settings.token), fail, ...(ctx.signal ? { signal: ctx.signal } : {}) });
   } finally {
     await client.close();
   }
-  const code = header(res.headers["x-error-code"]);
-  if (res.status === 404 && code === "RevisionNotFound") throw fail(`revision "${revision}" not found on the Hub${summariseBody(res.text)}`);
-  if (res.status === 401 || res.status === 404) {
-    throw fail(
-      token
-        ? `the Hub does not show this dataset to the current token (${res.status}${summariseBody(res.text)}): it does not exist, or HF_TOKEN cannot read it; check the dataset id and the token`
-        : `the Hub does not show this dataset without a token (${res.status}${summariseBody(res.text)}): it is private or gated, or does not exist; set HF_TOKEN to a token that can read it, and check the dataset id`,
-    );
-  }
-  if (res.status === 403) throw fail(`access denied by the Hub (403${summariseBody(res.text)}): accept the dataset's conditions on huggingface.co with the token's account`);
-  if (res.status !== 200) throw fail(`the Hub API at ${hub} answered ${res.status} for the dataset info${summariseBody(res.text)}`);
-  let body: unknown;
-  try {
-    body = JSON.parse(res.text);
-  } catch (e) {
-    throw fail(`malformed JSON in the Hub API's dataset info from ${hub}: ${(e as Error).message}`, e);
-  }
-  const info = datasetInfoSchema.safeParse(body);
-  if (!info.success) throw fail(`unexpected dataset info from the Hub API at ${hub}: sha: ${info.error.issues[0]!.message}`);
   if (cacheFile) {
     try {
-      await writeCached(cacheFile, { format: CACHE_FORMAT, sha: info.data.sha });
+      await writeCached(cacheFile, { format: CACHE_FORMAT, sha });
     } catch (e) {
       ctx.log?.(`huggingface: could not write the cache file ${cacheFile}: ${(e as Error).message}`);
     }
   }
-  return info.data.sha;
+  return sha;
 }
 
 /** A Hub row (either source) as a Sample: reshaped by `rowFormat`, viewer image cells as URLs, then `rowToSample`. */
