@@ -16,6 +16,7 @@ export * from "./prices.js";
 export * from "./python-str.js";
 export * from "./resolve-data-path.js";
 export * from "./rubric.js";
+export * from "./base-model-template.js";
 export * from "./seahelm-chat-prompt.js";
 export * from "./seahelm-constants.js";
 export * from "./seahelm-conversation-prompt.js";

@@ -57,6 +57,9 @@ export async function loadTasks(paths: readonly string[], options: LoadTasksOpti
     ...(filters.numFewshot !== undefined ? { numFewshot: filters.numFewshot } : {}),
     ...(filters.seed !== undefined ? { seed: filters.seed } : {}),
     ...(filters.reasoning ? { reasoning: true } : {}),
+    ...(filters.baseModel ? { baseModel: true } : {}),
+    ...(filters.bosToken !== undefined ? { bosToken: filters.bosToken } : {}),
+    ...(filters.baseModelEndpoint !== undefined ? { baseModelEndpoint: filters.baseModelEndpoint } : {}),
   };
   const byKey = new Map<string, { task: TaskSpec; from: string }>();
   const out: TaskSpec[] = [];

@@ -9,8 +9,8 @@
  * Turn t > 1 replays turns 1..t-1, each followed by its response as an assistant message, then
  * appends a new block built the same way (so the preamble is prepended again, and, as upstream does,
  * the few-shot examples are repeated unless `fewshotOnEveryTurn: false`). No system message.
- * `baseModel: true` returns one string: the stripped contents joined by "\n\n" plus a trailing "\n\n"
- * (chat_templates/base_model.jinja with add_generation_prompt).
+ * `baseModel: true` returns one string: the messages rendered through the base-model chat template
+ * (chat_templates/base_model.jinja with add_generation_prompt; `bosToken` where the template puts it).
  */
 import {
   type ChatMessage,
@@ -23,6 +23,7 @@ import {
   type Sample,
 } from "@yardstick/core";
 import { z } from "zod";
+import { baseModelPromptOptions, renderBaseModelPrompt } from "./base-model-template.js";
 import { exampleColumns, mergeKwargs, turnPrompt } from "./prompt-values.js";
 import { pyFormat } from "./python-format.js";
 
@@ -32,7 +33,7 @@ export const seahelmChatOptionsSchema = z.object({
   answerTemplate: z.string().nullable().optional(),
   /** null renders as "None", exactly like Python. */
   answerTag: z.string().nullable().optional(),
-  baseModel: z.boolean().optional(),
+  ...baseModelPromptOptions,
   /** Upstream re-inserts the few-shot examples at every turn; set false to put them only before turn 1. */
   fewshotOnEveryTurn: z.boolean().optional(),
   /** Let `{a.b}` read dict keys (Python raises AttributeError). */
@@ -124,7 +125,7 @@ export function buildSeahelmChat(input: PromptBuildInput, options: Record<string
   const images = rowImages(input.sample);
   if (opts.baseModel) {
     if (images.length > 0) throw new ConfigError(`sample ${input.sample.id} has images, which a base-model text prompt cannot carry`);
-    return `${messages.map((m) => pyStrip(m.content as string)).join("\n\n")}\n\n`;
+    return renderBaseModelPrompt(messages, opts);
   }
   if (images.length > 0) {
     const last = messages[messages.length - 1]!;

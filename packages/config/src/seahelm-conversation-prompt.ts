@@ -2,15 +2,16 @@
  * The `seahelm-conversation` prompt builder: the row brings its own conversation, which is sent as
  * it is (SEA-HELM's HealthBench loader hands the dataset's messages to the chat template and uses no
  * prompt template). The messages are the sample's `raw.conversations` (`{role, content}` each).
- * `baseModel: true` gives the text SEA-HELM's base-model chat template makes of them: the stripped
- * contents joined by "\n\n", then "\n\n".
+ * `baseModel: true` gives the text SEA-HELM's base-model chat template makes of them
+ * (`renderBaseModelPrompt`).
  */
-import { type ChatMessage, ConfigError, DataLoadError, type PromptBuilderV1, type PromptBuildInput, pyStrip } from "@yardstick/core";
+import { type ChatMessage, ConfigError, DataLoadError, type PromptBuilderV1, type PromptBuildInput } from "@yardstick/core";
 import { z } from "zod";
+import { baseModelPromptOptions, renderBaseModelPrompt } from "./base-model-template.js";
 
 export const SEAHELM_CONVERSATION_PROMPT_ID = "seahelm-conversation";
 
-export const seahelmConversationOptionsSchema = z.object({ baseModel: z.boolean().optional() });
+export const seahelmConversationOptionsSchema = z.object(baseModelPromptOptions);
 
 function parseOptions(options: Record<string, unknown>): z.output<typeof seahelmConversationOptionsSchema> {
   const parsed = seahelmConversationOptionsSchema.safeParse(options);
@@ -41,7 +42,7 @@ export function buildSeahelmConversation(input: PromptBuildInput, options: Recor
   const opts = parseOptions(options);
   if (input.turn !== 1) throw new ConfigError(`${SEAHELM_CONVERSATION_PROMPT_ID} builds one turn (the row's conversation), not turn ${input.turn}`);
   const messages = conversationOf(input);
-  if (opts.baseModel) return `${messages.map((m) => pyStrip(m.content as string)).join("\n\n")}\n\n`;
+  if (opts.baseModel) return renderBaseModelPrompt(messages, opts);
   return messages;
 }
 

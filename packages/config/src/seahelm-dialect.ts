@@ -18,6 +18,8 @@ import { SEAHELM_DIALECT_ID, toTaskSpecs } from "./to-task-specs.js";
 export const TASK_CONFIG_FILE_NAME = "task_config.yaml";
 export const CONSTANTS_FILE_NAME = "constants.yaml";
 export const REASONING_CONFIG_FILE_NAME = "reasoning_generation_config.yaml";
+/** Upstream keeps its chat templates in `chat_templates/` beside `seahelm_tasks/`. */
+export const BASE_MODEL_TEMPLATE_PATH = path.join("chat_templates", "base_model.jinja");
 
 /** How many leading bytes are checked for NUL when telling text from binary files. */
 const SNIFF_BYTES = 8192;
@@ -140,11 +142,18 @@ async function readsAsTasks(file: string): Promise<boolean> {
 async function selectTaskSpecs(loaded: LoadedConfigs, configPath: string, options: DialectLoadOptions): Promise<TaskSpec[]> {
   const constantsFile = await findRootFile(configPath, loaded.files, CONSTANTS_FILE_NAME);
   const constants = constantsFile === undefined ? undefined : await loadSeaHelmConstants(constantsFile);
+  const base = options.baseModel === true;
+  const chatTemplate = base && options.baseModelEndpoint !== "chat" ? await findBaseModelTemplate(configPath, loaded.files) : undefined;
   let specs = toTaskSpecs(loaded, {
     ...(options.languages ? { languages: options.languages } : {}),
     ...(constants ? { constants } : {}),
     ...(options.numFewshot !== undefined ? { numFewshot: options.numFewshot } : {}),
     ...(options.reasoning ? { thinkTokens: await thinkTokens(configPath, loaded.files) } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(base ? { modelKind: "base" as const } : {}),
+    ...(base && options.bosToken !== undefined ? { bosToken: options.bosToken } : {}),
+    ...(base && options.baseModelEndpoint !== undefined ? { baseModelEndpoint: options.baseModelEndpoint } : {}),
+    ...(chatTemplate !== undefined ? { chatTemplate } : {}),
   });
   if (options.tasks) {
     const wanted = new Set(options.tasks);
@@ -175,6 +184,23 @@ async function thinkTokens(configPath: string, files: readonly string[]): Promis
   const file = await findRootFile(configPath, files, REASONING_CONFIG_FILE_NAME);
   if (file === undefined) return DEFAULT_MAX_THINK_TOKENS;
   return (await loadReasoningConfig(file)).reasoning_generation_kwargs.max_think_tokens;
+}
+
+/**
+ * The text of upstream's `chat_templates/base_model.jinja` when the configs sit in a SEA-HELM checkout
+ * (or the given folder has one); undefined means the builders use yardstick's equivalent template.
+ */
+async function findBaseModelTemplate(configPath: string, files: readonly string[]): Promise<string | undefined> {
+  const candidates: string[] = [];
+  const abs = path.resolve(configPath);
+  if ((await stat(abs)).isDirectory()) candidates.push(path.join(abs, BASE_MODEL_TEMPLATE_PATH));
+  const root = files[0] === undefined ? undefined : nearestTasksRoot(files[0]);
+  if (root) candidates.push(path.join(path.dirname(root), BASE_MODEL_TEMPLATE_PATH));
+  for (const candidate of candidates) {
+    const text = await readFile(candidate, "utf8").catch(() => undefined);
+    if (text !== undefined) return text;
+  }
+  return undefined;
 }
 
 /** SEA-HELM keeps its suites in `task_config.yaml` at the root of `seahelm_tasks`. */

@@ -84,7 +84,7 @@ describe("the earlier config shape (template, fewshot_example, fewshot_label, te
     const root = writeTree({ "old/config.yaml": `${LEGACY}${CURRENT}`, ...Object.fromEntries(Object.entries(DATA).map(([k, v]) => [`old/${k}`, v])) });
     const [old, current] = (await seahelmDialect.load(path.join(root, "old"))) as [TaskSpec, TaskSpec];
     expect(old.prompt.id).toBe("seahelm-legacy");
-    expect(old.generation).toEqual({ maxTokens: 32, temperature: 0.3 });
+    expect(old.generation).toEqual({ seed: 1234, maxTokens: 32, temperature: 0.3 });
     expect(old.fewshot).toBe(2);
     const shared = (s: TaskSpec) => ({ ...s, key: undefined, name: undefined, source: undefined, prompt: undefined, generation: undefined, extra: undefined });
     expect(shared(old)).toEqual(shared(current));

@@ -10,11 +10,12 @@
  *
  * The block goes where the template puts `{fewshot_examples}` (the guide's example ends its
  * instructions with it). Turn t > 1 replays the earlier turns with their responses; later turns get
- * an empty examples block. `baseModel: true` returns one string as `seahelm-chat` does (contents
- * joined by "\n\n", plus a trailing "\n\n"). No system message.
+ * an empty examples block. `baseModel: true` returns one string as `seahelm-chat` does (the
+ * base-model chat template). No system message.
  */
 import { type ChatMessage, ConfigError, type PromptBuilderV1, type PromptBuildInput, pyStrip, type Sample } from "@yardstick/core";
 import { z } from "zod";
+import { baseModelPromptOptions, renderBaseModelPrompt } from "./base-model-template.js";
 import { exampleColumns, mergeKwargs, turnPrompt } from "./prompt-values.js";
 import { pyFormat } from "./python-format.js";
 
@@ -25,7 +26,7 @@ export const seahelmLegacyOptionsSchema = z.object({
   fewshotExample: z.string().optional(),
   fewshotLabel: z.string().optional(),
   answerTag: z.string().nullable().optional(),
-  baseModel: z.boolean().optional(),
+  ...baseModelPromptOptions,
 });
 
 export type SeahelmLegacyOptions = z.output<typeof seahelmLegacyOptionsSchema>;
@@ -78,7 +79,7 @@ export function buildSeahelmLegacy(input: PromptBuildInput, options: Record<stri
     const text = pyFormat(opts.template, mergeKwargs(opts.template, turnPrompt(input.sample, t), fewshot, tag));
     messages.push({ role: "user", content: pyStrip(text) });
   }
-  if (opts.baseModel) return `${messages.map((m) => pyStrip(m.content as string)).join("\n\n")}\n\n`;
+  if (opts.baseModel) return renderBaseModelPrompt(messages, opts);
   return messages;
 }
 

@@ -17,8 +17,8 @@ export function snapshotDataRef(dataloaderClass: string | undefined, filepath: s
   return SNAPSHOT_DATA[dataloaderClass ?? ""]?.(filepath, taskKey);
 }
 
-/** HealthBench's prompt is the row's conversation, not its prompt_template. */
-export function conversationPromptRef(dataloaderClass: string | undefined, base: boolean): PluginRef | undefined {
+/** HealthBench's prompt is the row's conversation, not its prompt_template. `baseOptions`: the base-model prompt options, if any. */
+export function conversationPromptRef(dataloaderClass: string | undefined, baseOptions: Record<string, unknown>): PluginRef | undefined {
   if (dataloaderClass !== "HealthBenchDataloader") return undefined;
-  return { id: SEAHELM_CONVERSATION_PROMPT_ID, options: base ? { baseModel: true } : {} };
+  return { id: SEAHELM_CONVERSATION_PROMPT_ID, options: { ...baseOptions } };
 }

@@ -33,7 +33,18 @@ export interface ToTaskSpecsOptions {
   numFewshot?: number;
   /** Reasoning models: added to every `max_tokens` (`max_think_tokens` of reasoning_generation_config.yaml). */
   thinkTokens?: number;
+  /** The `seed` sent with every request, as upstream's `--seed` (default 1234). */
+  seed?: number;
+  /** Base models: the tokenizer's BOS text, where the base-model chat template puts it. */
+  bosToken?: string;
+  /** Base models: the Jinja text of `chat_templates/base_model.jinja` (default: yardstick's equivalent). */
+  chatTemplate?: string;
+  /** Base models: "completion" (default) renders the template here; "chat" sends the messages for the server to render. */
+  baseModelEndpoint?: "chat" | "completion";
 }
+
+/** Upstream's `--seed` default, sent with every generation request. */
+export const SEAHELM_DEFAULT_SEED = 1234;
 
 /** Keys turned into TaskSpec fields; everything else at task level is kept in `extra`. */
 const CONSUMED_KEYS = new Set([
@@ -70,7 +81,7 @@ export function toTaskSpecs(loaded: LoadedConfigs, options: ToTaskSpecsOptions =
     if (skip.has(task.key)) continue;
     for (const [language, langConfig] of Object.entries(task.config.languages)) {
       if (options.languages && !options.languages.includes(language)) continue;
-      specs.push(buildSpec(task, language, langConfig, { modelKind, constants: options.constants, numFewshot: options.numFewshot, thinkTokens: options.thinkTokens }, files));
+      specs.push(buildSpec(task, language, langConfig, { ...options, modelKind }, files));
     }
   }
   return specs;
@@ -141,12 +152,7 @@ function buildSpec(
   task: LoadedTask,
   language: string,
   lang: SeaHelmLanguageConfig,
-  settings: {
-    modelKind: "instruct" | "base";
-    constants: SeaHelmConstants | undefined;
-    numFewshot: number | undefined;
-    thinkTokens: number | undefined;
-  },
+  settings: ToTaskSpecsOptions & { modelKind: "instruct" | "base" },
   files: FileCheckCache,
 ): TaskSpec {
   const { modelKind, constants } = settings;
@@ -221,6 +227,9 @@ function buildSpec(
   if (config.dataloader_class !== undefined) extra.dataloaderClass = config.dataloader_class;
 
   const base = modelKind === "base";
+  // A base model behind a chat endpoint gets the messages; its server renders the base-model template.
+  const renderHere = base && settings.baseModelEndpoint !== "chat";
+  const baseOptions = renderHere ? baseModelOptions(settings) : {};
   const spec: TaskSpec = {
     key: `${task.key}/${language}`,
     name: task.key,
@@ -229,10 +238,12 @@ function buildSpec(
     source: { file: task.file, dialect: SEAHELM_DIALECT_ID, promptKeyPath: [task.key, "languages", language, "prompt_template"] },
     data,
     fewshot,
-    prompt: conversationPromptRef(config.dataloader_class, base) ?? promptRef(template, base),
+    prompt: conversationPromptRef(config.dataloader_class, baseOptions) ?? promptRef(template, baseOptions),
     mode: "generate",
-    endpoint: base ? "completion" : "chat",
+    endpoint: renderHere ? "completion" : "chat",
     generation: {
+      // Upstream sends its seed with every request (part of the task, so it keys the cache).
+      seed: settings.seed ?? SEAHELM_DEFAULT_SEED,
       maxTokens: lang.max_tokens + (settings.thinkTokens ?? 0),
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
       ...(base ? { stop: constants?.few_shot_stop_tokens ?? ["\n\n"] } : {}),
@@ -258,9 +269,17 @@ function buildSpec(
   return spec;
 }
 
+/** The prompt options that make a builder render a base model's completion prompt. */
+function baseModelOptions(settings: ToTaskSpecsOptions): Record<string, unknown> {
+  return {
+    baseModel: true,
+    ...(settings.bosToken !== undefined ? { bosToken: settings.bosToken } : {}),
+    ...(settings.chatTemplate !== undefined ? { chatTemplate: settings.chatTemplate } : {}),
+  };
+}
+
 /** Both prompt_template shapes become one TaskSpec; only the prompt builder differs. */
-function promptRef(template: SeaHelmPromptTemplate, base: boolean): PluginRef {
-  const baseModel = base ? { baseModel: true } : {};
+function promptRef(template: SeaHelmPromptTemplate, baseModel: Record<string, unknown>): PluginRef {
   if (isLegacyPromptTemplate(template)) {
     return {
       id: SEAHELM_LEGACY_PROMPT_ID,

@@ -324,6 +324,18 @@ export interface DialectLoadOptions {
   seed?: number;
   /** The model reasons before it answers: a dialect may raise its generation limits (SEA-HELM adds `max_think_tokens`). */
   reasoning?: boolean;
+  /**
+   * A base (pretrained, not instruction-tuned) model: the dialect's base-model prompts, few-shot
+   * defaults and stop strings (SEA-HELM: `chat_templates/base_model.jinja` rendered to one completion prompt).
+   */
+  baseModel?: boolean;
+  /** Base models: the tokenizer's BOS text, put where the base-model template puts it (SEA-HELM: before the first message). */
+  bosToken?: string;
+  /**
+   * Base models: "completion" (default) renders the base-model template here and sends one prompt;
+   * "chat" sends the messages to a chat endpoint whose server applies that template itself.
+   */
+  baseModelEndpoint?: "chat" | "completion";
 }
 
 /**
