@@ -13,6 +13,9 @@
  * - `GET|HEAD /datasets/REPO/resolve/REV/PATH` → the file's bytes with `Accept-Ranges: bytes`,
  *   `ETag` (the sha256, as the Hub gives for LFS files), `X-Repo-Commit`; a `Range: bytes=A-B` /
  *   `bytes=A-` / `bytes=-N` header gives 206 with `Content-Range`, an unsatisfiable one 416.
+ *
+ * The tree and resolve answers serve any branch (`HubBranch`): the server also gives them the main
+ * branch's ordinary files (`files` option), plain git files and LFS files as the Hub lists them.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -22,11 +25,29 @@ export type HubParquetFiles = Record<string, Record<string, Record<string, Uint8
 
 export const CONVERT_REF = "refs/convert/parquet";
 
+/** A file of a branch: its bytes, sha256 and git blob id; `lfs` files are listed and served as the Hub serves LFS files. */
 export interface ParquetEntry {
   path: string;
   bytes: Uint8Array;
   sha256: string;
   gitOid: string;
+  lfs: boolean;
+}
+
+/** The files of one branch of a repo, and the spellings of its revision in a URL (name, encoded name, commit). */
+export interface HubBranch {
+  names: string[];
+  sha: string;
+  /** For messages: `"refs/convert/parquet"`, `"main"`. */
+  label: string;
+  entries: Map<string, ParquetEntry>;
+}
+
+/** A file entry with its digests. */
+export function hubFileEntry(path: string, bytes: Uint8Array, lfs: boolean): ParquetEntry {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const gitOid = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  return { path, bytes, sha256, gitOid, lfs };
 }
 
 /** The branch's files of one dataset, by path. */
@@ -36,9 +57,7 @@ export function parquetEntries(files: HubParquetFiles[string]): Map<string, Parq
     for (const [split, shards] of Object.entries(splits)) {
       shards.forEach((bytes, i) => {
         const path = `${config}/${split}/${String(i).padStart(4, "0")}.parquet`;
-        const sha256 = createHash("sha256").update(bytes).digest("hex");
-        const gitOid = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-        out.set(path, { path, bytes, sha256, gitOid });
+        out.set(path, hubFileEntry(path, bytes, true));
       });
     }
   }
@@ -65,8 +84,11 @@ export interface ParquetRequestContext {
   req: IncomingMessage;
   res: ServerResponse;
   repo: string;
+  /** The conversion branch's files (for the `/parquet` listing). */
   entries: Map<string, ParquetEntry>;
   convertSha: string;
+  /** Every branch the tree and resolve endpoints serve. */
+  branches: HubBranch[];
   baseUrl: string;
   send(status: number, body: unknown, headers?: Record<string, string>): number;
   sendError(status: number, code: string, message: string): number;
@@ -79,24 +101,27 @@ function directoryOid(path: string): string {
   return createHash("sha1").update(`tree:${path}`).digest("hex");
 }
 
-/** The branch revision in a tree/resolve path (`refs%2Fconvert%2Fparquet`, unencoded, or the sha) and the rest. */
-export function splitRevision(rest: string, convertSha: string): { ok: boolean; rev: string; path: string } {
-  for (const prefix of [`${encodeURIComponent(CONVERT_REF)}`, CONVERT_REF, convertSha]) {
-    if (rest === prefix || rest.startsWith(`${prefix}/`)) return { ok: true, rev: prefix, path: rest.slice(prefix.length + 1) };
+/** The branch a tree/resolve path names (by name, URL-encoded name or commit) and the path after it; else the revision asked for. */
+export function splitRevision(rest: string, branches: readonly HubBranch[]): { branch: HubBranch; path: string } | { branch: undefined; rev: string } {
+  for (const branch of branches) {
+    for (const prefix of branch.names) {
+      if (rest === prefix || rest.startsWith(`${prefix}/`)) return { branch, path: rest.slice(prefix.length + 1) };
+    }
   }
   const slash = rest.indexOf("/");
-  return { ok: false, rev: decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash)), path: "" };
+  return { branch: undefined, rev: decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash)) };
 }
 
 export function answerTree(ctx: ParquetRequestContext, rest: string): number {
-  const { ok, rev, path } = splitRevision(rest, ctx.convertSha);
-  if (!ok) return ctx.sendError(404, "RevisionNotFound", `Invalid rev id: ${rev}`);
-  const dir = decodeURIComponent(path).replace(/\/+$/, "");
-  const file = ctx.entries.get(dir);
+  const at = splitRevision(rest, ctx.branches);
+  if (!at.branch) return ctx.sendError(404, "RevisionNotFound", `Invalid rev id: ${at.rev}`);
+  const { branch } = at;
+  const dir = decodeURIComponent(at.path).replace(/\/+$/, "");
+  const file = branch.entries.get(dir);
   if (file) return ctx.send(200, [fileEntry(file)]);
   const prefix = dir === "" ? "" : `${dir}/`;
   const children = new Map<string, unknown>();
-  for (const entry of ctx.entries.values()) {
+  for (const entry of branch.entries.values()) {
     if (!entry.path.startsWith(prefix)) continue;
     const rest2 = entry.path.slice(prefix.length);
     const slash = rest2.indexOf("/");
@@ -106,12 +131,14 @@ export function answerTree(ctx: ParquetRequestContext, rest: string): number {
       children.set(sub, { type: "directory", oid: directoryOid(sub), size: 0, path: sub });
     }
   }
-  if (children.size === 0 && dir !== "") return ctx.sendError(404, "EntryNotFound", `${dir} does not exist on "${CONVERT_REF}"`);
+  if (children.size === 0 && dir !== "") return ctx.sendError(404, "EntryNotFound", `${dir} does not exist on "${branch.label}"`);
   return ctx.send(200, [...children.values()]);
 }
 
+/** A tree entry: an LFS file's `oid` is its pointer file's blob id (here its content's, close enough), with `lfs` giving the content's sha256. */
 function fileEntry(e: ParquetEntry): unknown {
-  return { type: "file", oid: e.gitOid, size: e.bytes.length, path: e.path, lfs: { oid: e.sha256, size: e.bytes.length, pointerSize: 134 } };
+  const base = { type: "file", oid: e.gitOid, size: e.bytes.length, path: e.path };
+  return e.lfs ? { ...base, lfs: { oid: e.sha256, size: e.bytes.length, pointerSize: 134 } } : base;
 }
 
 /** `/api/datasets/REPO/parquet[/CONFIG[/SPLIT[/N.parquet]]]`; `rest` is what follows `/parquet`. */
@@ -140,18 +167,21 @@ export function answerParquetList(ctx: ParquetRequestContext, rest: string): num
 
 /** `/datasets/REPO/resolve/REV/PATH`, with range requests. */
 export function answerResolve(ctx: ParquetRequestContext, rest: string): number {
-  const { ok, rev, path } = splitRevision(rest, ctx.convertSha);
-  if (!ok) return ctx.sendError(404, "RevisionNotFound", `Invalid rev id: ${rev}`);
-  const entry = ctx.entries.get(decodeURIComponent(path));
-  if (!entry) return ctx.sendError(404, "EntryNotFound", `${path} does not exist on "${CONVERT_REF}"`);
+  const at = splitRevision(rest, ctx.branches);
+  if (!at.branch) return ctx.sendError(404, "RevisionNotFound", `Invalid rev id: ${at.rev}`);
+  const { branch, path } = at;
+  const entry = branch.entries.get(decodeURIComponent(path));
+  if (!entry) return ctx.sendError(404, "EntryNotFound", `${path} does not exist on "${branch.label}"`);
   const size = entry.bytes.length;
   const rangeHeader = ctx.req.headers.range;
   ctx.onDownload(rangeHeader);
   const range = parseRange(rangeHeader, size);
+  // As the Hub: an LFS file's ETag is its sha256 (with X-Linked-Etag/-Size), a plain git file's its blob id.
   const headers: Record<string, string> = {
     "accept-ranges": "bytes",
-    etag: `"${entry.sha256}"`,
-    "x-repo-commit": ctx.convertSha,
+    etag: `"${entry.lfs ? entry.sha256 : entry.gitOid}"`,
+    ...(entry.lfs ? { "x-linked-etag": `"${entry.sha256}"`, "x-linked-size": String(size) } : {}),
+    "x-repo-commit": branch.sha,
     "content-type": "application/octet-stream",
   };
   if (range === "unsatisfiable") {

@@ -30,7 +30,10 @@
  *   that branch's commit sha), whose `sha` is the conversion branch's commit.
  *
  * And the parquet conversion branch of a dataset, its tree, the `/parquet` listing and file
- * downloads with range requests: see `hf-hub-parquet.ts`.
+ * downloads with range requests: see `hf-hub-parquet.ts`. The same tree and resolve endpoints serve
+ * a repository's ordinary files (`files`) on its main branch, at `main` or the main commit, as
+ * `snapshot_download` fetches them: `GET /api/datasets/REPO/tree/main[/DIR]` and
+ * `GET|HEAD /datasets/REPO/resolve/<commit>/PATH` (ranges, ETag, `X-Repo-Commit`).
  */
 import { createHash } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
@@ -40,13 +43,25 @@ import {
   answerResolve,
   answerTree,
   CONVERT_REF,
+  type HubBranch,
   type HubParquetFiles,
+  hubFileEntry,
   type ParquetEntry,
   type ParquetRequestContext,
   parquetEntries,
 } from "./hf-hub-parquet.js";
 
 export { CONVERT_REF, type HubParquetFiles } from "./hf-hub-parquet.js";
+
+/**
+ * A file of a dataset repository's main branch: its content (a string is UTF-8), served as a plain
+ * git file, or `{ bytes, lfs: true }` served as an LFS file (as `.gitattributes` makes `*.zip`,
+ * `*.parquet`, large `*.jsonl` on the Hub): the tree lists its sha256 under `lfs`, its ETag is that sha256.
+ */
+export type HubRepoFile = string | Uint8Array | { bytes: string | Uint8Array; lfs?: boolean };
+
+/** The main branch's files of each dataset repository, by path: `{ [repo]: { [path]: file } }`. */
+export type HubRepoFiles = Record<string, Record<string, HubRepoFile>>;
 
 /** Rows of each split of each config of each dataset: `{ [repo]: { [config]: { [split]: rows } } }`. */
 export type HubDatasets = Record<string, Record<string, Record<string, Record<string, unknown>[]>>>;
@@ -103,6 +118,12 @@ export interface HubServerOptions {
    * rows in the viewer; a repo without parquet files has no conversion branch (404 `RevisionNotFound`).
    */
   parquet?: HubParquetFiles;
+  /**
+   * Ordinary files of each repository's main branch (what `snapshot_download` fetches), served by
+   * the tree and resolve endpoints at `main` or the main commit, and listed in `siblings`. A repo
+   * listed only here is known to the Hub API.
+   */
+  files?: HubRepoFiles;
 }
 
 export interface HubServerRequestLog {
@@ -179,13 +200,23 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
   const parquet = options.parquet ?? {};
   // Read on every request, like `datasets`: a test that changes the files makes a new commit.
   const entriesOf = (repo: string): Map<string, ParquetEntry> => parquetEntries(parquet[repo] ?? {});
-  const isKnown = (repo: string): boolean => Object.hasOwn(datasets, repo) || Object.hasOwn(parquet, repo);
+  const repoFiles = options.files ?? {};
+  const mainEntriesOf = (repo: string): Map<string, ParquetEntry> => {
+    const out = new Map<string, ParquetEntry>();
+    for (const [p, f] of Object.entries(repoFiles[repo] ?? {})) {
+      const { bytes, lfs } = typeof f === "string" || f instanceof Uint8Array ? { bytes: f, lfs: false } : { bytes: f.bytes, lfs: f.lfs ?? false };
+      out.set(p, hubFileEntry(p, typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes, lfs));
+    }
+    return out;
+  };
+  const isKnown = (repo: string): boolean => Object.hasOwn(datasets, repo) || Object.hasOwn(parquet, repo) || Object.hasOwn(repoFiles, repo);
   const hasParquet = (repo: string): boolean => entriesOf(repo).size > 0;
   const revisionOf = (repo: string): string => {
     let r = options.revisions?.[repo] ?? revisions.get(repo);
     if (r === undefined) {
       const hash = createHash("sha1").update(JSON.stringify(datasets[repo] ?? {}));
       for (const e of entriesOf(repo).values()) hash.update(`${e.path}:${e.sha256}`);
+      for (const e of mainEntriesOf(repo).values()) hash.update(`main:${e.path}:${e.sha256}`);
       r = hash.digest("hex");
       revisions.set(repo, r);
     }
@@ -193,6 +224,17 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
   };
   /** The conversion branch's commit: follows the main branch's commit, as the converter pushes after each one. */
   const convertShaOf = (repo: string): string => createHash("sha1").update(`${CONVERT_REF}:${revisionOf(repo)}`).digest("hex");
+  /** The branches the tree and resolve endpoints serve: the conversion branch (when it has files) and main. */
+  const branchesOf = (repo: string): HubBranch[] => {
+    const out: HubBranch[] = [];
+    if (hasParquet(repo)) {
+      const sha = convertShaOf(repo);
+      out.push({ names: [encodeURIComponent(CONVERT_REF), CONVERT_REF, sha], sha, label: CONVERT_REF, entries: entriesOf(repo) });
+    }
+    const sha = revisionOf(repo);
+    out.push({ names: ["main", sha], sha, label: "main", entries: mainEntriesOf(repo) });
+    return out;
+  };
   const emptyStats = (): HubServerStats => ({ requests: 0, rows: 0, splits: 0, api: 0, faults: 0, unauthorized: 0, downloads: 0, log: [] });
   let stats: HubServerStats = emptyStats();
 
@@ -355,6 +397,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         repo,
         entries: entriesOf(repo),
         convertSha: convertShaOf(repo),
+        branches: branchesOf(repo),
         baseUrl: `http://${req.headers.host ?? "127.0.0.1"}`,
         send: (status, body, headers) => send(res, status, body, headers),
         sendError: (status, code, message) => sendError(res, status, code, message),
@@ -406,7 +449,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         likes: 0,
         tags: [],
         cardData: {},
-        siblings: [{ rfilename: ".gitattributes" }, { rfilename: "README.md" }, ...files],
+        siblings: [{ rfilename: ".gitattributes" }, { rfilename: "README.md" }, ...files, ...[...mainEntriesOf(repo).keys()].map((rfilename) => ({ rfilename }))],
         createdAt: "2024-01-01T00:00:00.000Z",
       });
     }
