@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type DevServer, startDevServer } from "@yardstick/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { choicesInPromptOrder } from "./loglikelihood.js";
+import { choicesInPromptOrder, fastEchoedCompletion } from "./loglikelihood.js";
 import { createOpenAICompatible } from "./openai-compatible.js";
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -86,5 +86,28 @@ describe("choicesInPromptOrder", () => {
     expect(choicesInPromptOrder([{ index: 0 }], 2)).toBeUndefined();
     expect(choicesInPromptOrder([{ index: 0 }, { index: 0 }], 2)).toBeUndefined();
     expect(choicesInPromptOrder([{ index: 0 }, { index: 5 }], 2)).toBeUndefined();
+  });
+});
+
+describe("fastEchoedCompletion", () => {
+  const lp = { tokens: ["a", " b"], token_logprobs: [null, -1.5], text_offset: [0, 1], top_logprobs: [null, { " b": -1.5 }] };
+  it("takes the common reply as it is", () => {
+    const body = { id: "x", choices: [{ index: 0, text: "a b", logprobs: lp, finish_reason: "length" }] };
+    expect(fastEchoedCompletion(body)).toBe(body);
+    expect(fastEchoedCompletion({ choices: [{ text: "", logprobs: null }] })).toBeDefined();
+  });
+
+  it("leaves anything else to the schema", () => {
+    for (const bad of [
+      null,
+      { choices: [] },
+      { choices: [{ logprobs: lp }] },
+      { choices: [{ text: "", index: 0.5 }] },
+      { choices: [{ text: "", logprobs: { ...lp, tokens: "a b" } }] },
+      { choices: [{ text: "", logprobs: { ...lp, token_logprobs: [null, "-1"] } }] },
+      { choices: [{ text: "", logprobs: { ...lp, top_logprobs: [{ a: "x" }] } }] },
+    ]) {
+      expect(fastEchoedCompletion(bad)).toBeUndefined();
+    }
   });
 });

@@ -80,3 +80,44 @@ export function choicesInPromptOrder<C extends { index?: number | undefined }>(c
   }
   return ordered;
 }
+
+/** What the loglikelihood path reads of a `/completions` reply. */
+export interface EchoedCompletion {
+  choices: { index?: number | undefined; logprobs?: LegacyChoiceLogprobs | null | undefined }[];
+}
+
+/**
+ * The common `/completions` reply checked by hand (zod costs more than the request on a local server):
+ * a non-empty `choices` array of objects with a string `text`, an optional integer `index` and legacy
+ * `logprobs` (or null). Undefined for anything else, which the zod schema then checks and explains.
+ */
+export function fastEchoedCompletion(json: unknown): EchoedCompletion | undefined {
+  if (typeof json !== "object" || json === null) return undefined;
+  const choices = (json as { choices?: unknown }).choices;
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  for (const choice of choices) {
+    if (typeof choice !== "object" || choice === null) return undefined;
+    const c = choice as { index?: unknown; text?: unknown; logprobs?: unknown };
+    if (typeof c.text !== "string") return undefined;
+    if (c.index !== undefined && !Number.isInteger(c.index)) return undefined;
+    if (c.logprobs !== undefined && c.logprobs !== null && !isLegacyLogprobs(c.logprobs)) return undefined;
+  }
+  return json as EchoedCompletion;
+}
+
+function isLegacyLogprobs(value: unknown): value is LegacyChoiceLogprobs {
+  if (typeof value !== "object" || value === null) return false;
+  const lp = value as { tokens?: unknown; token_logprobs?: unknown; text_offset?: unknown; top_logprobs?: unknown };
+  if (!Array.isArray(lp.tokens) || !Array.isArray(lp.token_logprobs) || !Array.isArray(lp.text_offset)) return false;
+  for (const t of lp.tokens) if (typeof t !== "string") return false;
+  for (const v of lp.token_logprobs) if (v !== null && typeof v !== "number") return false;
+  for (const o of lp.text_offset) if (typeof o !== "number") return false;
+  if (lp.top_logprobs === undefined || lp.top_logprobs === null) return true;
+  if (!Array.isArray(lp.top_logprobs)) return false;
+  for (const top of lp.top_logprobs) {
+    if (top === null) continue;
+    if (typeof top !== "object" || Array.isArray(top)) return false;
+    for (const k in top) if (typeof (top as Record<string, unknown>)[k] !== "number") return false;
+  }
+  return true;
+}

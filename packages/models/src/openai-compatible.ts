@@ -23,7 +23,7 @@ import {
 } from "@yardstick/http";
 import type { z } from "zod";
 import { parseSettings } from "./config-error.js";
-import { choicesInPromptOrder, scoreEchoedChoice } from "./loglikelihood.js";
+import { choicesInPromptOrder, type EchoedCompletion, fastEchoedCompletion, scoreEchoedChoice } from "./loglikelihood.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText, statusFailure } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
 import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
@@ -91,6 +91,11 @@ function withSchema<T extends z.ZodType, V>(schema: T, convert: (body: z.output<
 
 const decodeCompletion = withSchema(completionResponseSchema, toCompletionResponse);
 const decodeCompletionBody = withSchema(completionResponseSchema, (body) => body);
+/** Loglikelihood replies: the common shape checked by hand, anything else by zod (which explains a bad one). */
+const decodeEchoedCompletion: Decode<EchoedCompletion> = (json) => {
+  const value = fastEchoedCompletion(json);
+  return value !== undefined ? { parsed: true, value } : decodeCompletionBody(json);
+};
 const decodeModelList = withSchema(modelListSchema, (body) => body);
 const decodeChatWithZod = withSchema(chatResponseSchema, toChatResponse);
 /** The common chat body is checked by hand (see fastChatResponse); anything else goes through zod. */
@@ -270,7 +275,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     requireContext(request);
     const prompt = request.context + request.continuation;
     const body = { model: s.modelId, prompt, max_tokens: 0, echo: true, logprobs: 1 };
-    const r = await call("/completions", body, decodeCompletionBody, ctx);
+    const r = await call("/completions", body, decodeEchoedCompletion, ctx);
     const scored = scoreEchoedChoice(r.value.choices[0]?.logprobs, request.context, request.continuation);
     if (!scored) throw noEchoedLogprobs(r);
     return scored;
@@ -285,7 +290,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     if (requests.length <= 1 || !promptArrays) return oneByOne(requests, ctx);
     const prompt = requests.map((q) => q.context + q.continuation);
     const body = { model: s.modelId, prompt, max_tokens: 0, echo: true, logprobs: 1 };
-    const r = await call("/completions", body, decodeCompletionBody, ctx).catch((error: unknown) => {
+    const r = await call("/completions", body, decodeEchoedCompletion, ctx).catch((error: unknown) => {
       if (error instanceof ModelCallError && (error.status === 400 || error.status === 422)) return undefined;
       throw error;
     });
