@@ -1,8 +1,10 @@
 import type { DataloaderV1 } from "@yardstick/core";
 import { createHuggingFaceDataloader } from "./huggingface.js";
 import { createSeahelmAaLcrDataloader } from "./seahelm-aa-lcr.js";
+import { createSeahelmCweDataloader } from "./seahelm-cwe.js";
 import { createSeahelmHealthbenchDataloader } from "./seahelm-healthbench.js";
 import { createSeahelmLocalDataloader } from "./seahelm-local.js";
+import { createSeahelmNiahDataloader } from "./seahelm-niah.js";
 
 export * from "./hub-snapshot.js";
 export * from "./huggingface.js";
@@ -10,8 +12,10 @@ export { sha256File } from "@yardstick/core";
 export * from "./images.js";
 export * from "./read-rows.js";
 export * from "./seahelm-aa-lcr.js";
+export * from "./seahelm-cwe.js";
 export * from "./seahelm-healthbench.js";
 export * from "./seahelm-local.js";
+export * from "./seahelm-niah.js";
 export * from "./seahelm-row.js";
 export * from "./ultraeval-dataloader.js";
 export * from "./ultraeval-rows.js";
@@ -26,4 +30,7 @@ export const builtinDataloaders: Record<string, DataloaderV1> = {
   // These two read a local snapshot of their Hub dataset (the default Hugging Face cache here; the runner passes HF_HUB_CACHE).
   "seahelm-healthbench": createSeahelmHealthbenchDataloader(),
   "seahelm-aa-lcr": createSeahelmAaLcrDataloader(),
+  // SEA-HELM's generated long-context tasks, seeded as upstream; they read local books and word lists.
+  "seahelm-niah": createSeahelmNiahDataloader(),
+  "seahelm-cwe": createSeahelmCweDataloader(),
 };

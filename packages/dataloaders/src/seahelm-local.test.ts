@@ -143,6 +143,6 @@ describe("seahelm-local", () => {
 
   it("is registered as seahelm-local, beside huggingface and SEA-HELM's HealthBench and AA-LCR loaders", () => {
     expect(builtinDataloaders["seahelm-local"]?.id).toBe("seahelm-local");
-    expect(Object.keys(builtinDataloaders)).toEqual(["seahelm-local", "huggingface", "seahelm-healthbench", "seahelm-aa-lcr"]);
+    expect(Object.keys(builtinDataloaders)).toEqual(["seahelm-local", "huggingface", "seahelm-healthbench", "seahelm-aa-lcr", "seahelm-niah", "seahelm-cwe"]);
   });
 });
