@@ -1,11 +1,9 @@
 import {
-  type ChatMessage,
   ConfigError,
   type LabelSet,
   type LoglikelihoodResult,
   type ModelCallContext,
   type ModelProviderV1,
-  type ModelRequest,
   type PromptBuilderV1,
   type PromptBuildInput,
   type Registry,
@@ -17,7 +15,7 @@ import type { Shard } from "@yardstick/run-format";
 import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
 import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
-import { examplesFor, needsWholeExamplePool } from "./fewshot-examples.js";
+import { examplesFor, loadExamplePool } from "./fewshot-examples.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
 import { limiterReading } from "./progress-stats.js";
@@ -26,6 +24,7 @@ import { hashRequest } from "./request-hash.js";
 import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { inShard } from "./shard.js";
+import { buildLoglikelihoodRequest, buildTurnRequest } from "./turn-request.js";
 import { countJsonlRows, withLabels } from "./task-data.js";
 
 export interface AnswerSettings {
@@ -154,7 +153,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         total = shard ? Math.round(capped / shard.count) : capped;
       }
     }
-    const examplePool = await loadExamples(task);
+    const examplePool = await loadExamplePool(registry, task, settings.baseDir);
     const storedSamples = new Set<string>();
     for await (const rec of store.readSamples(task.key)) storedSamples.add(rec.sample);
 
@@ -208,9 +207,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     return outcome;
 
     async function answerTurn(t: TaskSpec, b: PromptBuilderV1, input: PromptBuildInput, at: RecordPlace, kept: TurnState | undefined): Promise<TurnState> {
-      const built = buildPrompt(t, b, input);
-      const request: ModelRequest =
-        typeof built === "string" ? { kind: "completion", prompt: built, params: t.generation } : { kind: "chat", messages: built, params: t.generation };
+      const request = buildTurnRequest(t, b, input);
       const hashed = hashRequest(identity, request);
       if (kept && kept.error === undefined && kept.key === hashed.key) return kept;
       // The stop signal reaches the request: a Ctrl-C aborts it at once, recorded as interrupted (retried on resume).
@@ -226,10 +223,9 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       at: RecordPlace,
       kept: TurnState | undefined,
     ): Promise<TurnState> {
-      if (!b.buildChoices) throw new ConfigError(`prompt builder "${b.id}" cannot build loglikelihood choices`, { keyPath: [t.key, "prompt"] });
       if (!model.loglikelihood) throw new ConfigError(`model provider "${model.id}" cannot score loglikelihoods`, { keyPath: [t.key, "mode"] });
-      const { context, continuations } = b.buildChoices(input, t.prompt.options ?? {});
-      const request = { kind: "loglikelihood" as const, context, continuations };
+      const request = buildLoglikelihoodRequest(t, b, input);
+      const { context, continuations } = request;
       const key = hashCanonical({ model: identity, request });
       if (kept && kept.error === undefined && kept.key === key) return kept;
       const base = { ...at, key, promptHash: sha256(canonicalJson({ prompt: context })) };
@@ -261,17 +257,6 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         return { error, key };
       }
     }
-  }
-
-  async function loadExamples(task: TaskSpec): Promise<Sample[]> {
-    if (task.fewshot <= 0 || !task.examples) return [];
-    const loader = registry.get("dataloaders", task.examples.id);
-    const out: Sample[] = [];
-    for await (const s of loader.load(task.examples.options ?? {}, { baseDir: settings.baseDir, task })) {
-      out.push(s);
-      if (out.length >= task.fewshot && !needsWholeExamplePool(task)) break;
-    }
-    return out;
   }
 }
 
@@ -307,19 +292,6 @@ function loglikelihoodFromCache(value: unknown): { choiceLogprobs: number[]; cho
   if (value === undefined) return undefined;
   if (Array.isArray(value)) return { choiceLogprobs: value as number[] };
   return value as { choiceLogprobs: number[]; choiceTokenCounts?: number[] };
-}
-
-function buildPrompt(t: TaskSpec, b: PromptBuilderV1, input: PromptBuildInput): ChatMessage[] | string {
-  try {
-    return b.build(input, t.prompt.options ?? {});
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`task ${t.key}, sample ${input.sample.id}, turn ${input.turn}: cannot build the prompt: ${message}`, {
-      ...(t.source ? { file: t.source.file } : {}),
-      ...(t.source?.promptKeyPath ? { keyPath: t.source.promptKeyPath } : {}),
-      cause: err,
-    });
-  }
 }
 
 export function warnUnreadable(store: RunStore, log: ((m: string) => void) | undefined): void {

@@ -3,7 +3,7 @@
  * `examplesMatch`, the first `task.fewshot` rows that agree with the sample on those fields (SEA-HELM's
  * global_mmlu_lite takes examples of the question's own subject).
  */
-import type { Sample, TaskSpec } from "@yardstick/core";
+import type { Registry, Sample, TaskSpec } from "@yardstick/core";
 
 /** Whether the examples source must be read whole (a per-sample choice) or only its first rows. */
 export function needsWholeExamplePool(task: TaskSpec): boolean {
@@ -34,6 +34,21 @@ export function examplesFor(sample: Sample, pool: readonly Sample[], task: TaskS
   for (const ex of pool) {
     if (fields.every((f, i) => fieldKey(ex.raw, f) === wanted[i])) out.push(ex);
     if (out.length >= task.fewshot) break;
+  }
+  return out;
+}
+
+/**
+ * The example rows a task's samples draw their few-shot examples from: the first `task.fewshot`
+ * rows, or the whole source when examples are chosen per sample. Empty for a zero-shot task.
+ */
+export async function loadExamplePool(registry: Registry, task: TaskSpec, baseDir: string | undefined): Promise<Sample[]> {
+  if (task.fewshot <= 0 || !task.examples) return [];
+  const loader = registry.get("dataloaders", task.examples.id);
+  const out: Sample[] = [];
+  for await (const s of loader.load(task.examples.options ?? {}, { baseDir, task })) {
+    out.push(s);
+    if (out.length >= task.fewshot && !needsWholeExamplePool(task)) break;
   }
   return out;
 }

@@ -1,0 +1,40 @@
+/**
+ * The request of one generate turn, built from the task's prompt builder: the one place that turns a
+ * prompt into what is sent, shared by the generate stage (`answerTasks`) and `yardstick prompts`,
+ * which prints the requests a run would send.
+ */
+import { type ChatMessage, ConfigError, type ModelRequest, type PromptBuilderV1, type PromptBuildInput, type TaskSpec } from "@yardstick/core";
+
+/** A builder's string is a completion prompt (base models), its messages a chat request; the task's generation params go with either. */
+export function buildTurnRequest(task: TaskSpec, builder: PromptBuilderV1, input: PromptBuildInput): ModelRequest {
+  const built = buildPrompt(task, builder, input);
+  return typeof built === "string"
+    ? { kind: "completion", prompt: built, params: task.generation }
+    : { kind: "chat", messages: built, params: task.generation };
+}
+
+function buildPrompt(t: TaskSpec, b: PromptBuilderV1, input: PromptBuildInput): ChatMessage[] | string {
+  try {
+    return b.build(input, t.prompt.options ?? {});
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ConfigError(`task ${t.key}, sample ${input.sample.id}, turn ${input.turn}: cannot build the prompt: ${message}`, {
+      ...(t.source ? { file: t.source.file } : {}),
+      ...(t.source?.promptKeyPath ? { keyPath: t.source.promptKeyPath } : {}),
+      cause: err,
+    });
+  }
+}
+
+/** A loglikelihood turn: one context and the continuations whose log-probabilities are scored. */
+export interface LoglikelihoodTurnRequest {
+  kind: "loglikelihood";
+  context: string;
+  continuations: string[];
+}
+
+export function buildLoglikelihoodRequest(task: TaskSpec, builder: PromptBuilderV1, input: PromptBuildInput): LoglikelihoodTurnRequest {
+  if (!builder.buildChoices) throw new ConfigError(`prompt builder "${builder.id}" cannot build loglikelihood choices`, { keyPath: [task.key, "prompt"] });
+  const { context, continuations } = builder.buildChoices(input, task.prompt.options ?? {});
+  return { kind: "loglikelihood", context, continuations };
+}
