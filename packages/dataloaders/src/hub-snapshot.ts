@@ -1,21 +1,38 @@
 /**
- * The local folder holding the files of a Hub dataset repository, for loaders that read a repo's
- * files rather than its rows (SEA-HELM's HealthBench and AA-LCR loaders call `snapshot_download`).
+ * The files of a Hub dataset repository, for loaders that read a repo's files rather than its rows
+ * (SEA-HELM's HealthBench and AA-LCR loaders call `snapshot_download`).
  *
- * Either the folder given as `dir` (relative to `ctx.baseDir`), or the snapshot the Hugging Face hub
- * cache holds for the repo — where `snapshot_download` / `huggingface-cli download` put it:
- * `<hub cache>/datasets--<owner>--<name>/snapshots/<commit>/`, the commit read from `refs/<revision>`
- * (or given as a 40-character sha). Nothing is downloaded here.
+ * Either the folder given as `dir` (relative to `ctx.baseDir`), or the repo's snapshot in the
+ * Hugging Face hub cache, laid out as huggingface_hub lays it out so both tools share it:
+ * `<hub cache>/datasets--<owner>--<name>/` with `refs/<revision>` (the commit a branch was),
+ * `blobs/<etag>` (the bytes: an LFS file's sha256, a plain git file's blob id) and
+ * `snapshots/<commit>/<path>` (relative symlinks to the blobs).
+ *
+ * A snapshot already holding every file the task needs is used as it is, with no request (an offline
+ * machine keeps working, and a re-run reads the commit it read before). Otherwise the revision is
+ * resolved to a commit on the Hub, the folders holding the needed files are listed at that commit
+ * (sizes and digests), and only the missing files are downloaded, resumably and checked
+ * (`hub-download.ts`), into the blobs, then linked into the snapshot and the ref written.
  */
-import { readFile, stat } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, DataLoadError } from "@yardstick/core";
+import { ConfigError, type DataloaderContext, DataLoadError } from "@yardstick/core";
 import type { z } from "zod";
+import { createHubClient, type HubClientSettings, HubRequestFailed } from "./huggingface-client.js";
+import { downloadHubFile, encodeRepoPath, sizeOf } from "./hub-download.js";
+import { askRevisionCommit, COMMIT_SHA, type HubQuestion, listRepoFolder, type RepoTreeEntry } from "./hub-revision.js";
 
-export interface SnapshotSettings {
+export interface SnapshotSettings extends HubClientSettings {
   /** The Hugging Face hub cache folder (HF_HUB_CACHE); default `~/.cache/huggingface/hub`, as huggingface_hub. */
   hubCacheDir?: string;
+  /** The Hub (HF_ENDPOINT: a mirror or a stand-in); default https://huggingface.co. */
+  endpoint?: string;
+  /** Hugging Face token (HF_TOKEN), sent as `Authorization: Bearer`, never logged. */
+  token?: string;
+  /** HF_HUB_OFFLINE: never ask the Hub, read only what the cache holds. */
+  offline?: boolean;
 }
 
 export interface SnapshotLocation {
@@ -24,7 +41,14 @@ export interface SnapshotLocation {
   revision?: string | undefined;
 }
 
-const SHA = /^[0-9a-f]{40}$/;
+export interface SnapshotFiles {
+  /** The local file of each path asked for. */
+  files: string[];
+  /** The commit the files are from (for the fingerprint); undefined for a `dir` folder. */
+  commit: string | undefined;
+}
+
+export const DEFAULT_HUB_ENDPOINT = "https://huggingface.co";
 
 export const defaultHubCacheDir = (): string => path.join(homedir(), ".cache", "huggingface", "hub");
 
@@ -36,34 +60,151 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
-/** The folder the loader reads the repo's files from; a `DataLoadError` saying how to get it when there is none. */
-export async function snapshotFolder(where: SnapshotLocation, baseDir: string | undefined, settings: SnapshotSettings): Promise<string> {
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/** `snapshots/<commit>/<p>` → the blob, as a relative symlink (a copy where symlinks are not allowed, as huggingface_hub does). */
+async function linkIntoSnapshot(link: string, blob: string): Promise<void> {
+  await mkdir(path.dirname(link), { recursive: true });
+  await rm(link, { force: true });
+  try {
+    await symlink(path.relative(path.dirname(link), blob), link);
+  } catch {
+    await copyFile(blob, link);
+  }
+}
+
+/** The repo's folder in the hub cache. */
+export function repoCacheDir(settings: SnapshotSettings, repo: string): string {
+  return path.join(settings.hubCacheDir ?? defaultHubCacheDir(), `datasets--${repo.replaceAll("/", "--")}`);
+}
+
+/** The commit the cache says `revision` is (a sha is itself), or undefined. */
+async function cachedCommit(repoDir: string, revision: string): Promise<string | undefined> {
+  if (COMMIT_SHA.test(revision)) return revision;
+  try {
+    const sha = (await readFile(path.join(repoDir, "refs", revision), "utf8")).trim();
+    return sha === "" || sha.includes("/") || sha.startsWith(".") ? undefined : sha;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the task's files are in the cache for its revision (no request): what `yardstick validate` can tell without the network. */
+export async function isSnapshotCached(where: SnapshotLocation, paths: readonly string[], settings: SnapshotSettings): Promise<boolean> {
+  const repoDir = repoCacheDir(settings, where.repo);
+  const commit = await cachedCommit(repoDir, where.revision ?? "main");
+  if (commit === undefined) return false;
+  for (const p of paths) if (!(await isFile(path.join(repoDir, "snapshots", commit, p)))) return false;
+  return true;
+}
+
+/**
+ * The local files of `paths` in the repo (see the module comment): from `dir`, from the cache, or
+ * downloaded into the cache. A `DataLoadError` saying what to do when they cannot be had.
+ */
+export async function snapshotFiles(where: SnapshotLocation, paths: readonly string[], ctx: DataloaderContext, settings: SnapshotSettings): Promise<SnapshotFiles> {
   if (where.dir !== undefined) {
-    const dir = path.resolve(baseDir ?? process.cwd(), where.dir);
+    const dir = path.resolve(ctx.baseDir ?? process.cwd(), where.dir);
     if (!(await isDirectory(dir))) throw new DataLoadError("the dataset folder (data.options.dir) does not exist", { file: dir });
-    return dir;
+    return { files: paths.map((p) => path.join(dir, p)), commit: undefined };
   }
-  const cache = settings.hubCacheDir ?? defaultHubCacheDir();
-  const repoDir = path.join(cache, `datasets--${where.repo.replaceAll("/", "--")}`);
+  const { repo } = where;
   const revision = where.revision ?? "main";
-  let commit = revision;
-  if (!SHA.test(revision)) {
+  const cache = settings.hubCacheDir ?? defaultHubCacheDir();
+  const repoDir = repoCacheDir(settings, repo);
+  const inSnapshot = (commit: string, p: string): string => path.join(repoDir, "snapshots", commit, p);
+  const known = await cachedCommit(repoDir, revision);
+  if (known !== undefined) {
+    const missing: string[] = [];
+    for (const p of paths) if (!(await isFile(inSnapshot(known, p)))) missing.push(p);
+    if (missing.length === 0) return { files: paths.map((p) => inSnapshot(known, p)), commit: known };
+  }
+  const file = `hf://datasets/${repo}`;
+  const fail = (message: string, cause?: unknown): DataLoadError => new DataLoadError(message, cause === undefined ? { file } : { file, cause });
+  const noCopy = `no complete local copy of the Hub dataset ${repo} (revision ${revision}) in the Hugging Face cache ${cache}`;
+  const otherWays =
+    `download it where the Hub can be reached (\`huggingface-cli download ${repo} --repo-type dataset\`, or a yardstick run) into the cache ` +
+    "(HF_HUB_CACHE or HF_HOME choose it), or point data.options.dir at a folder holding its files";
+  if (settings.offline) throw fail(`${noCopy}, and HF_HUB_OFFLINE forbids downloading it: ${otherWays}`);
+
+  const hub = (settings.endpoint ?? DEFAULT_HUB_ENDPOINT).replace(/\/+$/, "");
+  const client = createHubClient(hub, settings.token, settings);
+  const q: HubQuestion = { client, hub, repo, hasToken: Boolean(settings.token), fail, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+  try {
+    let commit: string;
     try {
-      commit = (await readFile(path.join(repoDir, "refs", revision), "utf8")).trim();
-    } catch {
-      commit = "";
+      commit = COMMIT_SHA.test(revision) ? revision : await askRevisionCommit({ ...q, revision });
+    } catch (e) {
+      const cause = (e as { cause?: unknown }).cause;
+      if (DataLoadError.isInstance(e) && cause instanceof HubRequestFailed && cause.status === undefined) {
+        throw fail(`${noCopy}, and the Hub at ${hub} cannot be reached to download it (${cause.message}): ${otherWays}`, e);
+      }
+      throw e;
     }
+    const entries = await plan(q, commit, paths);
+    for (const p of paths) {
+      const link = inSnapshot(commit, p);
+      if (await isFile(link)) continue;
+      const entry = entries.get(p)!;
+      const size = entry.lfs?.size ?? entry.size;
+      const etag = entry.lfs?.oid ?? entry.oid;
+      if (etag === undefined) throw fail(`the Hub's file list gives no id for ${p}: cannot place it in the cache`);
+      const blob = path.join(repoDir, "blobs", etag);
+      if ((await sizeOf(blob)) !== size) {
+        ctx.log?.(`huggingface: downloading ${p} (${size} bytes) of ${repo} at ${commit.slice(0, 12)}`);
+        await downloadHubFile({
+          url: `${hub}/datasets/${repo}/resolve/${commit}/${encodeRepoPath(p)}`,
+          target: blob,
+          // huggingface_hub's name for a partial blob: either tool resumes the other's download.
+          partial: `${blob}.incomplete`,
+          name: p,
+          size,
+          digest: entry.lfs ? { kind: "sha256", hex: entry.lfs.oid } : { kind: "git-blob", hex: etag },
+          origin: `of the Hub dataset ${repo}`,
+          token: settings.token,
+          settings,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          fail,
+        });
+      }
+      await linkIntoSnapshot(link, blob);
+    }
+    if (!COMMIT_SHA.test(revision)) await writeAtomically(path.join(repoDir, "refs", revision), commit);
+    return { files: paths.map((p) => inSnapshot(commit, p)), commit };
+  } finally {
+    await client.close();
   }
-  const dir = path.join(repoDir, "snapshots", commit);
-  if (commit === "" || !(await isDirectory(dir))) {
-    throw new DataLoadError(
-      `no local copy of the Hub dataset ${where.repo} (revision ${revision}) in the Hugging Face cache ${cache}: ` +
-        `download it with \`huggingface-cli download ${where.repo} --repo-type dataset\` (what SEA-HELM's snapshot_download does; ` +
-        "HF_HUB_CACHE or HF_HOME choose the cache folder), or point data.options.dir at a folder holding its files",
-      { file: `hf://datasets/${where.repo}` },
-    );
+}
+
+/** The Hub's entry for each path (listing each folder once); a clear error naming what the folder holds when one is missing. */
+async function plan(q: HubQuestion, commit: string, paths: readonly string[]): Promise<Map<string, RepoTreeEntry>> {
+  const folders = new Map<string, RepoTreeEntry[] | undefined>();
+  const out = new Map<string, RepoTreeEntry>();
+  for (const p of paths) {
+    const dir = path.posix.dirname(p) === "." ? "" : path.posix.dirname(p);
+    if (!folders.has(dir)) folders.set(dir, await listRepoFolder({ ...q, commit, dir }));
+    const listing = folders.get(dir);
+    const entry = listing?.find((e) => e.path === p && e.type === "file");
+    if (entry === undefined) {
+      const has = listing === undefined ? `it has no folder ${dir}` : `${dir || "its top folder"} holds: ${listing.map((e) => e.path).join(", ") || "(nothing)"}`;
+      throw q.fail(`the Hub dataset ${q.repo} has no file ${p} at commit ${commit}; ${has}`);
+    }
+    out.set(p, entry);
   }
-  return dir;
+  return out;
 }
 
 /** `schema.parse(options)`, or a `ConfigError` naming the loader and the key (`data.options.<key>`). */

@@ -27,7 +27,7 @@ export * from "./ultraeval-rows.js";
 export const builtinDataloaders: Record<string, DataloaderV1> = {
   "seahelm-local": createSeahelmLocalDataloader(),
   huggingface: createHuggingFaceDataloader(),
-  // These two read a local snapshot of their Hub dataset (the default Hugging Face cache here; the runner passes HF_HUB_CACHE).
+  // These two read their Hub dataset's files from the Hugging Face cache, downloading what is missing from huggingface.co (the runner passes HF_HUB_CACHE, HF_ENDPOINT, HF_TOKEN).
   "seahelm-healthbench": createSeahelmHealthbenchDataloader(),
   "seahelm-aa-lcr": createSeahelmAaLcrDataloader(),
   // SEA-HELM's generated long-context tasks, seeded as upstream; they read local books and word lists.

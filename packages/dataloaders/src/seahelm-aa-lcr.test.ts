@@ -20,7 +20,7 @@ function copyFolder(name: string): string {
 
 async function load(options: Record<string, unknown>, hubCacheDir?: string): Promise<Sample[]> {
   const out: Sample[] = [];
-  for await (const s of createSeahelmAaLcrDataloader(hubCacheDir ? { hubCacheDir } : {}).load(options, {})) out.push(s);
+  for await (const s of createSeahelmAaLcrDataloader({ offline: true, ...(hubCacheDir ? { hubCacheDir } : {}) }).load(options, {})) out.push(s);
   return out;
 }
 
@@ -81,7 +81,8 @@ describe("seahelm-aa-lcr", () => {
 });
 
 const conformanceDir = copyFolder("conformance");
-testDataloader("seahelm-aa-lcr", () => createSeahelmAaLcrDataloader({ hubCacheDir: path.join(tmp, "no-cache") }), {
+// offline: the data is in a folder, and an option set with no copy must fail without asking huggingface.co.
+testDataloader("seahelm-aa-lcr", () => createSeahelmAaLcrDataloader({ hubCacheDir: path.join(tmp, "no-cache"), offline: true }), {
   cases: [
     {
       name: "questions and documents from a folder",

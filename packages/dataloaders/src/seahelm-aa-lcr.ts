@@ -12,11 +12,10 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import * as path from "node:path";
 import { type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, sha256File } from "@yardstick/core";
 import { parse } from "csv-parse";
 import { z } from "zod";
-import { parseLoaderOptions, type SnapshotSettings, snapshotFolder } from "./hub-snapshot.js";
+import { parseLoaderOptions, type SnapshotSettings, snapshotFiles } from "./hub-snapshot.js";
 import { assertReadableFile } from "./read-rows.js";
 import { readZipEntries } from "./zip-entries.js";
 
@@ -53,12 +52,13 @@ type AaLcrRow = z.output<typeof rowSchema> & { line: number };
 /** The archive's folder of document sets. */
 const DOCUMENTS_ROOT = "lcr/";
 
-async function dataFiles(o: AaLcrOptions, ctx: DataloaderContext, settings: SnapshotSettings): Promise<{ rows: string; zip: string }> {
-  const folder = await snapshotFolder(o, ctx.baseDir, settings);
-  const files = { rows: path.join(folder, o.rows), zip: path.join(folder, o.documents) };
-  await assertReadableFile(files.rows);
-  await assertReadableFile(files.zip);
-  return files;
+/** The questions and the archive (downloaded into the hub cache when missing), and the commit they are from. */
+async function dataFiles(o: AaLcrOptions, ctx: DataloaderContext, settings: SnapshotSettings): Promise<{ rows: string; zip: string; commit: string | undefined }> {
+  const { files, commit } = await snapshotFiles(o, [o.rows, o.documents], ctx, settings);
+  const out = { rows: files[0]!, zip: files[1]!, commit };
+  await assertReadableFile(out.rows);
+  await assertReadableFile(out.zip);
+  return out;
 }
 
 /** The question rows (up to `limit`), checked, with their CSV line. */
@@ -147,11 +147,13 @@ export function createSeahelmAaLcrDataloader(settings: SnapshotSettings = {}): D
         yield toSample(q, documents, files);
       }
     },
-    /** `sha256:` over the hashes of the questions file and the archive: a change to either is a new fingerprint. */
+    /** `sha256:` over the hashes of the questions file and the archive (a change to either is a new fingerprint), after `hf:<repo>@<commit>:` when they came from the Hub. */
     async fingerprint(options, ctx = {}) {
-      const files = await dataFiles(parseOptions(options), ctx, settings);
+      const o = parseOptions(options);
+      const files = await dataFiles(o, ctx, settings);
       const both = `${await sha256File(files.rows, ctx.signal)}\n${await sha256File(files.zip, ctx.signal)}`;
-      return `sha256:${createHash("sha256").update(both).digest("hex")}`;
+      const hash = `sha256:${createHash("sha256").update(both).digest("hex")}`;
+      return files.commit === undefined ? hash : `hf:${o.repo}@${files.commit}:${hash}`;
     },
     checkOptions: (options) => void parseOptions(options),
   };

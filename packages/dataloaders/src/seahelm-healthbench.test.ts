@@ -30,9 +30,10 @@ function hubCache(name: string): string {
   return cache;
 }
 
+/** Offline: these tests read folders and prepared caches, never huggingface.co (downloads: hub-snapshot.test.ts). */
 async function load(options: Record<string, unknown>, hubCacheDir?: string): Promise<Sample[]> {
   const out: Sample[] = [];
-  for await (const s of createSeahelmHealthbenchDataloader(hubCacheDir ? { hubCacheDir } : {}).load(options, {})) out.push(s);
+  for await (const s of createSeahelmHealthbenchDataloader({ offline: true, ...(hubCacheDir ? { hubCacheDir } : {}) }).load(options, {})) out.push(s);
   return out;
 }
 
@@ -64,10 +65,12 @@ describe("seahelm-healthbench", () => {
     expect(await load({ file: HEALTHBENCH_FILES.healthbench_hard, revision: "0123456789abcdef0123456789abcdef01234567" }, cache)).toHaveLength(1);
   });
 
-  it("says how to get the data when there is no snapshot, and names file and line of a bad row", async () => {
+  it("offline with no snapshot, says how to get the data; names file and line of a bad row", async () => {
     const missing = load({ subset: "healthbench" }, path.join(tmp, "empty-cache"));
     await expect(missing).rejects.toThrow(DataLoadError);
-    await expect(missing).rejects.toThrow(/no local copy of the Hub dataset openai\/healthbench .*huggingface-cli download openai\/healthbench --repo-type dataset/);
+    await expect(missing).rejects.toThrow(
+      /no complete local copy of the Hub dataset openai\/healthbench .*HF_HUB_OFFLINE forbids downloading it: .*huggingface-cli download openai\/healthbench --repo-type dataset/,
+    );
     const dir = copyFolder("bad");
     const file = path.join(dir, HEALTHBENCH_FILES.healthbench_hard);
     writeFileSync(file, `${JSON.stringify({ prompt: [{ role: "user", content: "hi" }], rubrics: [{ criterion: "x", points: 1 }] })}\n${JSON.stringify({ prompt: [{ role: "user", content: "hi" }], rubrics: [{ criterion: "x", points: "5" }] })}\n`);
@@ -77,7 +80,8 @@ describe("seahelm-healthbench", () => {
 });
 
 const conformanceDir = copyFolder("conformance");
-testDataloader("seahelm-healthbench", () => createSeahelmHealthbenchDataloader({ hubCacheDir: path.join(tmp, "no-cache") }), {
+// offline: the data is in a folder, and an option set with no copy must fail without asking huggingface.co.
+testDataloader("seahelm-healthbench", () => createSeahelmHealthbenchDataloader({ hubCacheDir: path.join(tmp, "no-cache"), offline: true }), {
   cases: [
     {
       name: "healthbench from a folder",

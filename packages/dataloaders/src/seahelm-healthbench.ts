@@ -1,16 +1,15 @@
 /**
  * `seahelm-healthbench`: SEA-HELM's HealthBench tasks. Each task reads one JSONL file of the Hub
- * dataset `openai/healthbench` (a local snapshot: see hub-snapshot.ts). A row's own conversation
+ * dataset `openai/healthbench` (from the hub cache, downloaded on first use: see hub-snapshot.ts). A row's own conversation
  * (`prompt`: `{role, content}` messages) is what the model answers, and its rubric (`rubrics`:
  * `{criterion, points}`) is what the `seahelm-healthbench` judge grades the answer against.
  *
  * Samples keep upstream's shape: id = the row's 0-based index, `raw.conversations`, `raw.criteria`,
  * `metadata: {language: "en", example_tags}` (plus the dataset's `prompt_id`).
  */
-import * as path from "node:path";
 import { type ChatMessage, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, sha256File } from "@yardstick/core";
 import { z } from "zod";
-import { parseLoaderOptions, type SnapshotSettings, snapshotFolder } from "./hub-snapshot.js";
+import { parseLoaderOptions, type SnapshotSettings, snapshotFiles } from "./hub-snapshot.js";
 import { assertReadableFile, readRows } from "./read-rows.js";
 
 export const SEAHELM_HEALTHBENCH_ID = "seahelm-healthbench";
@@ -49,12 +48,14 @@ const rowSchema = z.looseObject({
   prompt_id: z.string().optional(),
 });
 
-async function dataFile(o: HealthbenchOptions, ctx: DataloaderContext, settings: SnapshotSettings): Promise<string> {
-  const folder = await snapshotFolder(o, ctx.baseDir, settings);
-  const file = path.join(folder, o.file ?? HEALTHBENCH_FILES[o.subset!]);
-  await assertReadableFile(file);
-  return file;
+/** The task's JSONL file (downloaded into the hub cache when missing) and the commit it is from. */
+async function dataFile(o: HealthbenchOptions, ctx: DataloaderContext, settings: SnapshotSettings): Promise<{ file: string; commit: string | undefined }> {
+  const { files, commit } = await snapshotFiles(o, [repoFile(o)], ctx, settings);
+  await assertReadableFile(files[0]!);
+  return { file: files[0]!, commit };
 }
+
+const repoFile = (o: HealthbenchOptions): string => o.file ?? HEALTHBENCH_FILES[o.subset!];
 
 /** The upstream row mapped to SEA-HELM's HealthBench sample. */
 function toSample(row: unknown, where: { file: string; line: number; index: number }): Sample {
@@ -82,16 +83,18 @@ export function createSeahelmHealthbenchDataloader(settings: SnapshotSettings = 
     id: SEAHELM_HEALTHBENCH_ID,
     async *load(options, ctx = {}) {
       const o = parseOptions(options);
-      const file = await dataFile(o, ctx, settings);
+      const { file } = await dataFile(o, ctx, settings);
       for await (const { row, line, index } of readRows(file, ctx.signal)) {
         if (o.limit !== undefined && index >= o.limit) break;
         yield toSample(row, { file, line, index });
       }
     },
-    /** `sha256:<hex>` of the JSONL file read. */
+    /** `sha256:<hex>` of the JSONL file read, after `hf:<repo>@<commit>:` when it came from the Hub. */
     async fingerprint(options, ctx = {}) {
-      const file = await dataFile(parseOptions(options), ctx, settings);
-      return `sha256:${await sha256File(file, ctx.signal)}`;
+      const o = parseOptions(options);
+      const { file, commit } = await dataFile(o, ctx, settings);
+      const hash = `sha256:${await sha256File(file, ctx.signal)}`;
+      return commit === undefined ? hash : `hf:${o.repo}@${commit}:${hash}`;
     },
     checkOptions: (options) => void parseOptions(options),
   };
