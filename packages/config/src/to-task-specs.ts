@@ -6,6 +6,7 @@ import * as path from "node:path";
 import type { LoadedConfigs, LoadedTask } from "./load-seahelm.js";
 import { answerTagExtraOptions, answerTagMode, metricIdForClass } from "./metric-mapping.js";
 import { JUDGE_TASK_KEYS, judgeSpecFor } from "./seahelm-judge.js";
+import { generatedDataRef } from "./generated-data.js";
 import { dataRefFor, type FileCheckCache } from "./resolve-data-path.js";
 import { SEAHELM_LEGACY_PROMPT_ID } from "./seahelm-legacy-prompt.js";
 import { conversationPromptRef, snapshotDataRef } from "./snapshot-data.js";
@@ -167,8 +168,10 @@ function buildSpec(
   let data: PluginRef;
   const snapshot = lang.filepath === null ? undefined : snapshotDataRef(config.dataloader_class, lang.filepath, task.key);
   if (lang.filepath === null) {
-    // Generated on the fly upstream (NIAH/CWE); no yardstick dataloader exists for it yet.
-    data = { id: `seahelm:${config.dataloader_class ?? "generated"}`, options: { language, ...syntheticParams(config) } };
+    // Generated on the fly, as upstream (NIAH/CWE), from resource files in the task's folder.
+    const generated = generatedDataRef(config.dataloader_class, syntheticParams(config), language, template, task.file, files);
+    data = generated?.ref ?? { id: `seahelm:${config.dataloader_class ?? "generated"}`, options: { language, ...syntheticParams(config) } };
+    for (const m of generated?.missing ?? []) missingFiles.push({ ...m, configFile: task.file });
   } else if (snapshot) {
     data = snapshot;
   } else {
