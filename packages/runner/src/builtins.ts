@@ -17,6 +17,7 @@ import {
   createSeahelmAaLcrDataloader,
   createSeahelmHealthbenchDataloader,
   createUltraEvalDataloader,
+  type SnapshotSettings,
 } from "@yardstick/dataloaders";
 import { builtinJudgeMetrics, builtinJudges } from "@yardstick/judges";
 import { builtinMetrics } from "@yardstick/metrics";
@@ -33,8 +34,10 @@ export interface BuiltinSettings {
   hfEndpoint?: string;
   /** Hub endpoint (HF_ENDPOINT, as huggingface_hub reads it: a mirror or a local stand-in). */
   hfHubEndpoint?: string;
-  /** The Hugging Face hub cache (HF_HUB_CACHE, else HF_HOME/hub): the HealthBench and AA-LCR loaders read dataset snapshots there. */
+  /** The Hugging Face hub cache (HF_HUB_CACHE, else HF_HOME/hub): the HealthBench and AA-LCR loaders keep dataset snapshots there. */
   hfHubCacheDir?: string;
+  /** HF_HUB_OFFLINE: the HealthBench and AA-LCR loaders download nothing, reading only the hub cache. */
+  hfOffline?: boolean;
 }
 
 /**
@@ -59,8 +62,8 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
         ...(settings.hfEndpoint ? { endpoint: settings.hfEndpoint } : {}),
         ...(settings.hfHubEndpoint ? { hubEndpoint: settings.hfHubEndpoint } : {}),
       }),
-      "seahelm-healthbench": createSeahelmHealthbenchDataloader({ ...(settings.hfHubCacheDir ? { hubCacheDir: settings.hfHubCacheDir } : {}) }),
-      "seahelm-aa-lcr": createSeahelmAaLcrDataloader({ ...(settings.hfHubCacheDir ? { hubCacheDir: settings.hfHubCacheDir } : {}) }),
+      "seahelm-healthbench": createSeahelmHealthbenchDataloader(snapshotSettings(settings)),
+      "seahelm-aa-lcr": createSeahelmAaLcrDataloader(snapshotSettings(settings)),
       // The label of an UltraEval row is its transform's processed output.
       ultraeval: createUltraEvalDataloader({ transforms: ultraevalTransforms }),
     },
@@ -70,6 +73,16 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
     judges: { ...builtinJudges },
     dialects: { ...builtinDialects },
   });
+}
+
+/** Where the HealthBench and AA-LCR loaders find and download their repository files: the hub cache, HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE. */
+function snapshotSettings(settings: BuiltinSettings): SnapshotSettings {
+  return {
+    ...(settings.hfHubCacheDir ? { hubCacheDir: settings.hfHubCacheDir } : {}),
+    ...(settings.hfHubEndpoint ? { endpoint: settings.hfHubEndpoint } : {}),
+    ...(settings.hfToken ? { token: settings.hfToken } : {}),
+    ...(settings.hfOffline ? { offline: true } : {}),
+  };
 }
 
 /** The config dialects yardstick reads out of the box, by id. */
@@ -136,5 +149,7 @@ export function builtinSettingsFromEnv(env: NodeJS.ProcessEnv, cacheRoot: string
     ...(env.YARDSTICK_HF_ENDPOINT ? { hfEndpoint: env.YARDSTICK_HF_ENDPOINT } : {}),
     ...(env.HF_ENDPOINT ? { hfHubEndpoint: env.HF_ENDPOINT } : {}),
     ...(env.HF_HUB_CACHE ? { hfHubCacheDir: env.HF_HUB_CACHE } : env.HF_HOME ? { hfHubCacheDir: join(env.HF_HOME, "hub") } : {}),
+    // As huggingface_hub reads it: 1, true, yes, on (any case).
+    ...(/^(1|true|yes|on)$/i.test(env.HF_HUB_OFFLINE ?? "") ? { hfOffline: true } : {}),
   };
 }
