@@ -99,6 +99,7 @@ async function bareLoop(url, count, batched) {
 
 /** `yardstick run` in a child process (the throughput bench's harness: the CLI's main, heap tuned as the bin does). */
 function harness(taskDir, url, dir) {
+  rmSync(join(dir, "run"), { recursive: true, force: true });
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -122,6 +123,11 @@ try {
   const barePerOption = await bareLoop(server.url, rows, false);
   const h = await harness(taskDir, server.url, dir);
   if (h.code !== 0) throw new Error(`yardstick run exited with ${h.code}`);
+  // A tenth-size run gives the fixed cost (process start, module loading, scoring, writing results),
+  // hence yardstick's marginal rate.
+  const tenth = Math.max(1, Math.round(rows / 10));
+  const small = await harness(makeTask(join(dir, "small"), tenth), server.url, join(dir, "small"));
+  const marginalSeconds = (h.seconds - small.seconds) * (rows / (rows - tenth));
   console.log(
     JSON.stringify({
       rows,
@@ -129,8 +135,15 @@ try {
       concurrency,
       bareBatched: { seconds: +bareBatched.toFixed(2), rowsPerSecond: Math.round(rows / bareBatched) },
       barePerOption: { seconds: +barePerOption.toFixed(2), rowsPerSecond: Math.round(rows / barePerOption) },
-      yardstick: { seconds: +h.seconds.toFixed(2), rowsPerSecond: Math.round(rows / h.seconds), peakRssMB: Math.round(h.maxRssMB) },
+      yardstick: {
+        seconds: +h.seconds.toFixed(2),
+        rowsPerSecond: Math.round(rows / h.seconds),
+        fixedCostSeconds: +(h.seconds - marginalSeconds).toFixed(2),
+        marginalRowsPerSecond: Math.round(rows / marginalSeconds),
+        peakRssMB: Math.round(h.maxRssMB),
+      },
       ratio: +(bareBatched / h.seconds).toFixed(3),
+      marginalRatio: +(bareBatched / marginalSeconds).toFixed(3),
       ratioToPerOptionLoop: +(barePerOption / h.seconds).toFixed(3),
     }),
   );
