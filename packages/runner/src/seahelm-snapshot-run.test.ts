@@ -2,14 +2,15 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type DevServer, startDevServer } from "@yardstick/testing";
+import { type DevServer, startDevServer, startHubServer } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureIO } from "./__fixtures__/make-task.js";
 import { main } from "./main.js";
 
 // SEA-HELM's HealthBench and AA-LCR configs, verbatim, run end to end: their data read from a
 // Hugging Face hub cache (as `huggingface-cli download` leaves it, found through HF_HUB_CACHE), the
-// answers and the judgements from the dev server, scored by the built-in judged metrics.
+// answers and the judgements from the dev server, scored by the built-in judged metrics. And AA-LCR
+// with no local copy: its files downloaded from the Hub stand-in (HF_ENDPOINT, HF_TOKEN).
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CORPUS = join(here, "..", "..", "config", "src", "__fixtures__", "seahelm_tasks");
@@ -44,11 +45,11 @@ const records = (out: string) =>
     .split("\n")
     .map((l) => JSON.parse(l));
 
-async function runSeahelm(config: string, tasks: string, name: string): Promise<string> {
+async function runSeahelm(config: string, tasks: string, name: string, env: Record<string, string> = { HF_HUB_CACHE: hubCache }): Promise<string> {
   const out = join(dir, name);
   const args = ["run", join(CORPUS, config), "--tasks", tasks, "--model", "openai-compatible:gen", "--base-url", `${dev.url}/v1`];
   const more = ["--judge-model", "openai-compatible:judge", "--out", out, "--no-report", "--quiet"];
-  const cli = captureIO({ YARDSTICK_CACHE_DIR: join(dir, "cache"), HF_HUB_CACHE: hubCache }, dir);
+  const cli = captureIO({ YARDSTICK_CACHE_DIR: join(dir, "cache"), ...env }, dir);
   expect(await main([...args, ...more], cli), cli.err()).toBe(0);
   return out;
 }
@@ -100,5 +101,37 @@ describe("SEA-HELM judged tasks read from dataset snapshots, end to end", () => 
     expect(prompt).toContain("START QUESTION\n\nBy how much did revenue grow from 2023 to 2024?\n\nEND QUESTION");
     const verdict = judged.find((r) => r.sample === "1").request.messages.at(-1).content as string;
     expect(verdict).toContain("The OFFICIAL ANSWER: 30 million");
+  });
+
+  it("AA-LCR with no local copy: downloaded from HF_ENDPOINT with HF_TOKEN into HF_HUB_CACHE, the commit in run.json; re-run with the Hub stopped", async () => {
+    const zip = "extracted_text/AA-LCR_extracted-text.zip";
+    const hub = await startHubServer({
+      datasets: {},
+      token: "hf_run_token",
+      files: {
+        "ArtificialAnalysis/AA-LCR": {
+          "AA-LCR_Dataset.csv": readFileSync(join(DATA, "aa-lcr", "AA-LCR_Dataset.csv")),
+          [zip]: { bytes: readFileSync(join(DATA, "aa-lcr", zip)), lfs: true },
+        },
+      },
+    });
+    const emptyCache = join(dir, "hf-hub-empty");
+    const env = { HF_HUB_CACHE: emptyCache, HF_ENDPOINT: hub.url, HF_TOKEN: "hf_run_token" };
+    let sha: string;
+    try {
+      sha = ((await (await fetch(`${hub.url}/api/datasets/ArtificialAnalysis/AA-LCR/revision/main`, { headers: { authorization: "Bearer hf_run_token" } })).json()) as { sha: string }).sha;
+      hub.resetStats();
+      const out = await runSeahelm(join("long_context", "AA-LCR"), "aa-lcr", "aa-lcr-download", env);
+      expect(json(join(out, "results.json")).meta.tasks["aa-lcr/en"]).toMatchObject({ samples: 3, errors: 0 });
+      const runJson = readFileSync(join(out, "run.json"), "utf8");
+      expect(runJson).toContain(`hf:ArtificialAnalysis/AA-LCR@${sha}:sha256:`);
+      expect(runJson).not.toContain("hf_run_token");
+      expect(hub.stats().downloads).toBe(2);
+      expect(hub.stats().log.every((l) => l.authorized)).toBe(true);
+    } finally {
+      await hub.close();
+    }
+    const again = await runSeahelm(join("long_context", "AA-LCR"), "aa-lcr", "aa-lcr-offline", env);
+    expect(readFileSync(join(again, "run.json"), "utf8")).toContain(`hf:ArtificialAnalysis/AA-LCR@${sha}:sha256:`);
   });
 });
