@@ -13,9 +13,10 @@ import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { formatEstimate, loadPrices } from "./cost.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
+import { BASE_MODEL_FLAGS, baseModelLoadOptions } from "./base-model-flags.js";
 
 export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--batch] [--batch-poll-seconds S] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
+  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--base-model [--bos-token S] [--endpoint completion|chat]] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--batch] [--batch-poll-seconds S] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   // The counters behind the progress display and run-stats.json (kept with --quiet too); the wall time counts from here.
@@ -56,6 +57,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     "batch-poll-seconds": { type: "string" },
     "max-cost": { type: "string" },
     prices: { type: "string" },
+    ...BASE_MODEL_FLAGS,
   });
   const configPaths = requireConfigPaths(positionals, "run");
   const modelSpec = checkFlag("model", z.string({ message: "required, e.g. --model openai-compatible:Qwen/Qwen3-8B" }).min(1), values.model);
@@ -97,6 +99,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     ...(numFewshot !== undefined ? { numFewshot } : {}),
     seed,
     ...(values.reasoning ? { reasoning: true } : {}),
+    ...baseModelLoadOptions(values),
     requireData: !skipUnsupported,
   });
   const { baseDir, plugins } = loaded;

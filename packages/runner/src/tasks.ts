@@ -30,6 +30,10 @@ export interface LoadTaskSpecsOptions {
   seed?: number;
   /** The model reasons before answering (`--reasoning`): dialects raise generation limits. */
   reasoning?: boolean;
+  /** A base model (`--base-model`, `--bos-token`, `--endpoint`): the dialects' base-model prompts. */
+  baseModel?: boolean;
+  bosToken?: string;
+  baseModelEndpoint?: "chat" | "completion";
   baseDir?: string;
   /** Refuse tasks whose local data file is missing (default true). */
   requireData?: boolean;
@@ -46,6 +50,9 @@ export async function loadTaskSpecs(paths: string[], options: LoadTaskSpecsOptio
     ...(options.numFewshot !== undefined ? { numFewshot: options.numFewshot } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.reasoning ? { reasoning: true } : {}),
+    ...(options.baseModel ? { baseModel: true } : {}),
+    ...(options.bosToken !== undefined ? { bosToken: options.bosToken } : {}),
+    ...(options.baseModelEndpoint !== undefined ? { baseModelEndpoint: options.baseModelEndpoint } : {}),
   };
   const tasks = await loadTasks(paths, {
     dialects,
