@@ -99,15 +99,46 @@ export function parseUltraEvalRow(text: string, where: { file: string; line: num
   } catch (cause) {
     throw new DataLoadError(`not valid JSON: ${(cause as Error).message}`, { ...where, cause });
   }
-  const parsed = ultraEvalRowSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = issue.path.map(String).join(".") || "(row)";
-    throw new DataLoadError(`not an UltraEval row: ${key}: ${issue.message}`, where);
+  let fields = commonRow(value);
+  if (fields === undefined) {
+    const parsed = ultraEvalRowSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const key = issue.path.map(String).join(".") || "(row)";
+      throw new DataLoadError(`not an UltraEval row: ${key}: ${issue.message}`, where);
+    }
+    fields = parsed.data;
   }
-  const scores = parsed.data.target_scores;
-  if (scores === undefined) return { fields: parsed.data, targetScores: [] };
-  // Duplicate keys collapse in JSON.parse (last wins, first position kept): the same for the order here.
-  const order = [...new Set(targetScoresKeyOrder(text) ?? Object.keys(scores))];
-  return { fields: parsed.data, targetScores: order.map((k) => [k, scores[k]!]) };
+  const scores = fields.target_scores;
+  if (scores === undefined) return { fields, targetScores: [] };
+  // JSON.parse keeps text order except that integer-like keys go first; only then is the text read
+  // again. Duplicate keys collapse (last wins, first position kept): the same for the order here.
+  const keys = Object.keys(scores);
+  const order = keys.some(isArrayIndex) ? [...new Set(targetScoresKeyOrder(text) ?? keys)] : keys;
+  return { fields, targetScores: order.map((k) => [k, scores[k]!]) };
+}
+
+type UltraEvalRowFields = z.infer<typeof ultraEvalRowSchema>;
+
+/**
+ * The common row checked by hand (zod costs more than the rest of reading a row): string `passage`
+ * and `question` (or absent) and numeric `target_scores`. Undefined for anything else, which the
+ * schema then checks and explains.
+ */
+function commonRow(value: unknown): UltraEvalRowFields | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const row = value as Record<string, unknown>;
+  if (row.passage !== undefined && typeof row.passage !== "string") return undefined;
+  if (row.question !== undefined && typeof row.question !== "string") return undefined;
+  const scores = row.target_scores;
+  if (scores !== undefined) {
+    if (typeof scores !== "object" || scores === null || Array.isArray(scores)) return undefined;
+    for (const k in scores) if (typeof (scores as Record<string, unknown>)[k] !== "number") return undefined;
+  }
+  return row as UltraEvalRowFields;
+}
+
+/** Keys a JS object lists first, in numeric order: canonical array indices ("0", "10"; not "01"). */
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
 }
