@@ -449,7 +449,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         likes: 0,
         tags: [],
         cardData: {},
-        siblings: [{ rfilename: ".gitattributes" }, { rfilename: "README.md" }, ...files, ...[...mainEntriesOf(repo).keys()].map((rfilename) => ({ rfilename }))],
+        siblings: [...new Set([".gitattributes", "README.md", ...files.map((f) => f.rfilename), ...mainEntriesOf(repo).keys()])].map((rfilename) => ({ rfilename })),
         createdAt: "2024-01-01T00:00:00.000Z",
       });
     }
