@@ -42,10 +42,10 @@ describe("createAdaptiveLimiter", () => {
     const l = createAdaptiveLimiter({ max: 32, now: () => t, increaseEvery: 1000 });
     l.release(await l.acquire(), "rate-limited", { retryAfterMs: 1000 });
     expect(l.limit).toBe(16);
-    // Random 429s (one in ten) during the next second, each from a request admitted after the decrease.
+    // A rate limit in force: every answer of the next second is a 429, each from a request admitted after the decrease.
     for (let i = 0; i < 50; i++) {
       t += 19;
-      l.release(await l.acquire(), i % 10 === 0 ? "rate-limited" : "success", { retryAfterMs: 1000 });
+      l.release(await l.acquire(), "rate-limited", { retryAfterMs: 1000 });
     }
     expect(t).toBeLessThan(2000);
     expect(l.limit).toBe(16);
@@ -62,6 +62,22 @@ describe("createAdaptiveLimiter", () => {
     l.release(await l.acquire(), "rate-limited");
     expect(l.limit).toBe(4);
     expect(l.decreases).toBe(3);
+  });
+
+  it("shrinks only when 429s are at least rateLimitedShare of the recent answers", async () => {
+    let t = 0;
+    const l = createAdaptiveLimiter({ max: 16, now: () => t, rateLimitedShare: 0.25 });
+    // 32 answers, the last 7 of them 429s (22%): no decrease, however many windows pass.
+    for (let i = 0; i < 32; i++) {
+      t += 100;
+      l.release(await l.acquire(), i >= 25 ? "rate-limited" : "success", { retryAfterMs: 0 });
+    }
+    expect(l.decreases).toBe(0);
+    // One more 429 makes 8 of the last 32 (25%): the limit halves.
+    t += 100;
+    l.release(await l.acquire(), "rate-limited", { retryAfterMs: 0 });
+    expect(l.limit).toBe(8);
+    expect(l.decreases).toBe(1);
   });
 
   it("grows in proportion to its size: half the limit (at least 1) per increaseEvery successes, up to max", async () => {
@@ -103,7 +119,7 @@ describe("createAdaptiveLimiter", () => {
       for (const ticket of tickets) l.release(ticket, served++ % 10 === 0 ? "rate-limited" : "success", { retryAfterMs: 1000 });
     }
     // The old rule (halve per 429 admitted after a decrease, +1 per 10 successes) averaged about 1 here.
-    expect(limitTime / t).toBeGreaterThan(24);
+    expect(limitTime / t).toBeGreaterThan(30);
   });
 
   it("lets a waiter give up when its signal aborts", async () => {

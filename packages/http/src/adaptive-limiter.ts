@@ -1,10 +1,12 @@
 /**
  * An AIMD in-flight limiter. Requests take a slot with `acquire()` and give it back with `release()`,
  * saying how they ended:
- * - "rate-limited" (a 429) halves the limit, at most once per rate-limit window: a 429 only counts
- *   when its request was admitted after the last decrease and the window of that decrease (the
- *   server's Retry-After, else `windowMs`) has passed. A burst of 429s from one window, or random
- *   429s spread over it, therefore halves the limit once, not down to the minimum;
+ * - "rate-limited" (a 429) halves the limit when rate limits dominate the recent answers (at least
+ *   `rateLimitedShare` of the last max(32, 2 × limit)), at most once per rate-limit window: a 429
+ *   only counts when its request was admitted after the last decrease and the window of that
+ *   decrease (the server's Retry-After, else `windowMs`) has passed. A burst of 429s from one window
+ *   halves the limit once, not down to the minimum; a sporadic 429 (say 1 answer in 10) is paced
+ *   by its Retry-After alone — shrinking the limit would not make it rarer, only slow the run;
  * - "success" counts towards growth in proportion to the size: after `increaseEvery` successes the
  *   limit grows by half of itself (at least 1), so a halved limit is back within two steps whatever
  *   its size;
@@ -18,6 +20,8 @@ export interface AdaptiveLimiterSettings {
   initial?: number;
   /** Successes per step up of the limit (default 10); a step is half the current limit, at least 1. */
   increaseEvery?: number;
+  /** Share of 429s among the recent answers that makes a 429 shrink the limit (default 0.25). */
+  rateLimitedShare?: number;
   /** The rate-limit window of a 429 without Retry-After (default 1000 ms). */
   windowMs?: number;
   /** Milliseconds of a monotonic clock (default `performance.now`); tests pass their own. */
@@ -65,6 +69,23 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
   const now = settings.now ?? (() => performance.now());
   /** Until when 429s belong to the window of the last decrease. */
   let windowEnd = Number.NEGATIVE_INFINITY;
+  const threshold = settings.rateLimitedShare ?? 0.25;
+  // The last answers, 1 for a 429: a ring as large as the largest window, max(32, 2 × max).
+  const recent = new Uint8Array(Math.max(32, 2 * max));
+  let recentCount = 0;
+  let recentNext = 0;
+  const noteAnswer = (limited: boolean): void => {
+    recent[recentNext] = limited ? 1 : 0;
+    recentNext = (recentNext + 1) % recent.length;
+    if (recentCount < recent.length) recentCount++;
+  };
+  /** Share of 429s among the last max(32, 2 × limit) answers (scanned only when a 429 comes). */
+  const limitedShare = (): number => {
+    const size = Math.min(recentCount, Math.max(32, 2 * limit));
+    let n = 0;
+    for (let i = 1; i <= size; i++) n += recent[(recentNext - i + recent.length) % recent.length]!;
+    return size === 0 ? 0 : n / size;
+  };
   let limit = Math.min(max, Math.max(min, Math.floor(settings.initial ?? max)));
   let inFlight = 0;
   let epoch = 0;
@@ -134,9 +155,10 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
     },
     release(ticket, outcome, info) {
       inFlight = Math.max(0, inFlight - 1);
+      noteAnswer(outcome === "rate-limited");
       if (outcome === "rate-limited") {
         const t = now();
-        if (ticket.epoch === epoch && t >= windowEnd) {
+        if (ticket.epoch === epoch && t >= windowEnd && limitedShare() >= threshold) {
           limit = Math.max(min, Math.floor(limit / 2));
           epoch++;
           decreases++;

@@ -68,6 +68,11 @@ class ReplyCollector {
   /** Where the transport's sweeper keeps it (see createTransport's `attemptTimeout`). */
   sweepGroup: InFlight | undefined = undefined;
   sweepSlot = -1;
+  /**
+   * When undici wrote the request on a connection: latency counts from here, so time spent waiting
+   * for a free connection or connecting (after a reset) does not inflate the adaptive timeout.
+   */
+  sentAt = 0;
   private rawHeaders: Buffer[] | null = null;
   private chunks: Buffer[] = [];
   private abortRequest: ((err?: Error) => void) | null = null;
@@ -91,6 +96,7 @@ class ReplyCollector {
   }
 
   onConnect(abort: (err?: Error) => void): void {
+    this.sentAt = performance.now();
     if (this.reason !== undefined) abort(this.reason as Error);
     else this.abortRequest = abort;
   }
@@ -119,7 +125,7 @@ class ReplyCollector {
       status,
       headers: (ok && !this.allHeaders) || !this.rawHeaders ? {} : (undiciUtil.parseHeaders(this.rawHeaders) as IncomingHttpHeaders),
       text,
-      latencyMs: performance.now() - this.started,
+      latencyMs: performance.now() - (this.sentAt || this.started),
     });
   }
 
@@ -269,7 +275,7 @@ export function createTransport(baseURLs: readonly string[], connections: number
       for (const c of swept.slots) {
         if (!c) continue;
         const limit = (limits[c.earlierTimeouts] ??= attemptTimeout.timeoutMs(c.earlierTimeouts));
-        if (now - c.started > limit) c.abort(new AttemptCut(limit));
+        if (now - (c.sentAt || c.started) > limit) c.abort(new AttemptCut(limit));
       }
     }, options.sweepEveryMs ?? 250);
     sweeper.unref();

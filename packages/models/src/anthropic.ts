@@ -52,8 +52,11 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
   const s = parseSettings(anthropicSettingsSchema, settings, "anthropic");
   const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const transport = createTransport([s.baseURL], s.maxConcurrency, { attemptTimeout });
-  // Backoff in proportion to how many recent attempts failed (see createRecentFailures).
+  // Backoff in proportion to how many recent attempts failed (see createRecentFailures), from a base
+  // of at most the p99 latency: a fast server's one-off failure is retried after about a response time.
   const failures = createRecentFailures();
+  const backoff = (attempt: number, baseMs: number, maxMs: number): number =>
+    failures.backoff(attempt, Math.min(baseMs, attemptTimeout.p99 ?? baseMs), maxMs);
   const endpoint = transport.endpoints[0]!;
   // The SDKs' base URL has no /v1; one that has it (as OpenAI-style base URLs do) is taken as is.
   const path = /\/v1$/.test(endpoint.basePath) ? "/messages" : "/v1/messages";
@@ -109,7 +112,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
       }
       failures.note(true);
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, "POST", url, failure, attempt, scrub);
-      const delay = retryDelay(failure, attempt, s, failures.backoff);
+      const delay = retryDelay(failure, attempt, s, backoff);
       ctx?.log?.(`${who}: attempt ${attempt}/${s.maxAttempts} failed (${scrub(failure.message)}); retrying in ${Math.round(delay)} ms`);
       ctx?.onRetry?.({ attempt, maxAttempts: s.maxAttempts, kind: failure.kind, ...(failure.status !== undefined ? { status: failure.status } : {}), delayMs: delay });
       try {

@@ -126,8 +126,11 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   const baseURLs = s.baseURLs ?? [s.baseURL!];
   const attemptTimeout = createAttemptTimeout({ capMs: s.timeoutMs, floorMs: s.attemptTimeoutFloorMs });
   const transport = createTransport(baseURLs, s.maxConcurrency, { attemptTimeout });
-  // Backoff in proportion to how many recent attempts failed (see createRecentFailures).
+  // Backoff in proportion to how many recent attempts failed (see createRecentFailures), from a base
+  // of at most the p99 latency: a fast server's one-off failure is retried after about a response time.
   const failures = createRecentFailures();
+  const backoff = (attempt: number, baseMs: number, maxMs: number): number =>
+    failures.backoff(attempt, Math.min(baseMs, attemptTimeout.p99 ?? baseMs), maxMs);
   const limiter = createAdaptiveLimiter({
     min: s.minConcurrency,
     max: s.maxConcurrency,
@@ -199,7 +202,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       const failure: Failure = result;
       failures.note(true);
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, method, url, failure, attempt, scrub);
-      const delay = retryDelay(failure, attempt, s, failures.backoff);
+      const delay = retryDelay(failure, attempt, s, backoff);
       ctx?.log?.(`${who}: attempt ${attempt}/${s.maxAttempts} failed (${scrub(failure.message)}); retrying in ${Math.round(delay)} ms`);
       ctx?.onRetry?.({ attempt, maxAttempts: s.maxAttempts, kind: failure.kind, ...(failure.status !== undefined ? { status: failure.status } : {}), delayMs: delay });
       try {
