@@ -171,4 +171,19 @@ describe("seahelm-healthbench / seahelm-aa-lcr: files downloaded from the Hub in
     expect(await collect(loader, {})).toHaveLength(3);
     expect(Object.keys(downloads(server))).toEqual([]);
   });
+
+  it("says without a request where a load would get the files: download, cached, unavailable offline, local", async () => {
+    const server = await hub({ datasets: {}, files: FILES });
+    const cache = tempDir();
+    const loader = healthbench({ hubCacheDir: cache, endpoint: server.url });
+    const hard = { subset: "healthbench_hard" };
+    expect(await loader.hubDataStatus(hard)).toEqual({ repo: "openai/healthbench", revision: "main", state: "download" });
+    expect(await healthbench({ hubCacheDir: cache, offline: true }).hubDataStatus(hard)).toMatchObject({ state: "unavailable" });
+    await collect(loader, hard);
+    server.resetStats();
+    expect(await loader.hubDataStatus(hard)).toMatchObject({ state: "cached" });
+    expect(await loader.hubDataStatus({ subset: "healthbench" })).toMatchObject({ state: "download" });
+    expect(await aaLcr({ hubCacheDir: cache }).hubDataStatus({ dir: "anywhere" })).toMatchObject({ repo: "ArtificialAnalysis/AA-LCR", state: "local" });
+    expect(server.stats().requests).toBe(0);
+  });
 });

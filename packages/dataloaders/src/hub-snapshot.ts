@@ -18,7 +18,7 @@ import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, type DataloaderContext, DataLoadError } from "@yardstick/core";
+import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError } from "@yardstick/core";
 import type { z } from "zod";
 import { createHubClient, type HubClientSettings, HubRequestFailed } from "./huggingface-client.js";
 import { downloadHubFile, encodeRepoPath, sizeOf } from "./hub-download.js";
@@ -102,13 +102,31 @@ async function cachedCommit(repoDir: string, revision: string): Promise<string |
   }
 }
 
-/** Whether the task's files are in the cache for its revision (no request): what `yardstick validate` can tell without the network. */
-export async function isSnapshotCached(where: SnapshotLocation, paths: readonly string[], settings: SnapshotSettings): Promise<boolean> {
+/**
+ * Where a load would get the files, told without any request (for `yardstick ls` / `validate`):
+ * `local` (a `dir` folder), `cached` (a complete snapshot), `download` (from the Hub on first run),
+ * `unavailable` (not cached and HF_HUB_OFFLINE set). Whether the Hub would answer is not asked.
+ */
+export interface HubDataStatus {
+  repo: string;
+  revision: string;
+  state: "local" | "cached" | "download" | "unavailable";
+}
+
+/** A dataloader reading Hub repository files, which can say where they would come from (see `HubDataStatus`). */
+export interface HubFilesDataloader extends DataloaderV1 {
+  hubDataStatus(options: Record<string, unknown>, ctx?: DataloaderContext): Promise<HubDataStatus>;
+}
+
+export async function snapshotStatus(where: SnapshotLocation, paths: readonly string[], settings: SnapshotSettings): Promise<HubDataStatus> {
+  const revision = where.revision ?? "main";
+  const base = { repo: where.repo, revision };
+  if (where.dir !== undefined) return { ...base, state: "local" };
   const repoDir = repoCacheDir(settings, where.repo);
-  const commit = await cachedCommit(repoDir, where.revision ?? "main");
-  if (commit === undefined) return false;
-  for (const p of paths) if (!(await isFile(path.join(repoDir, "snapshots", commit, p)))) return false;
-  return true;
+  const commit = await cachedCommit(repoDir, revision);
+  let cached = commit !== undefined;
+  for (const p of paths) if (cached && !(await isFile(path.join(repoDir, "snapshots", commit!, p)))) cached = false;
+  return { ...base, state: cached ? "cached" : settings.offline ? "unavailable" : "download" };
 }
 
 /**

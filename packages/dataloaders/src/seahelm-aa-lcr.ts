@@ -12,10 +12,10 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, sha256File } from "@yardstick/core";
+import { type DataloaderContext, DataLoadError, type Sample, sha256File } from "@yardstick/core";
 import { parse } from "csv-parse";
 import { z } from "zod";
-import { parseLoaderOptions, type SnapshotSettings, snapshotFiles } from "./hub-snapshot.js";
+import { type HubFilesDataloader, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
 import { assertReadableFile } from "./read-rows.js";
 import { readZipEntries } from "./zip-entries.js";
 
@@ -119,7 +119,7 @@ function toSample(row: AaLcrRow, documents: Map<string, string>, files: { rows: 
   return { id: row.question_id, prompts, label: row.answer, metadata, raw: { id: row.question_id, prompts, label: row.answer, metadata } };
 }
 
-export function createSeahelmAaLcrDataloader(settings: SnapshotSettings = {}): DataloaderV1 {
+export function createSeahelmAaLcrDataloader(settings: SnapshotSettings = {}): HubFilesDataloader {
   return {
     specVersion: "v1",
     id: SEAHELM_AA_LCR_ID,
@@ -156,5 +156,9 @@ export function createSeahelmAaLcrDataloader(settings: SnapshotSettings = {}): D
       return files.commit === undefined ? hash : `hf:${o.repo}@${files.commit}:${hash}`;
     },
     checkOptions: (options) => void parseOptions(options),
+    hubDataStatus: async (options) => {
+      const o = parseOptions(options);
+      return snapshotStatus(o, [o.rows, o.documents], settings);
+    },
   };
 }

@@ -7,9 +7,9 @@
  * Samples keep upstream's shape: id = the row's 0-based index, `raw.conversations`, `raw.criteria`,
  * `metadata: {language: "en", example_tags}` (plus the dataset's `prompt_id`).
  */
-import { type ChatMessage, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, sha256File } from "@yardstick/core";
+import { type ChatMessage, type DataloaderContext, DataLoadError, type Sample, sha256File } from "@yardstick/core";
 import { z } from "zod";
-import { parseLoaderOptions, type SnapshotSettings, snapshotFiles } from "./hub-snapshot.js";
+import { type HubFilesDataloader, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
 import { assertReadableFile, readRows } from "./read-rows.js";
 
 export const SEAHELM_HEALTHBENCH_ID = "seahelm-healthbench";
@@ -77,7 +77,7 @@ function toSample(row: unknown, where: { file: string; line: number; index: numb
   return { id, prompts: [{ conversations }], metadata, raw: { id, conversations, criteria, metadata } };
 }
 
-export function createSeahelmHealthbenchDataloader(settings: SnapshotSettings = {}): DataloaderV1 {
+export function createSeahelmHealthbenchDataloader(settings: SnapshotSettings = {}): HubFilesDataloader {
   return {
     specVersion: "v1",
     id: SEAHELM_HEALTHBENCH_ID,
@@ -97,5 +97,9 @@ export function createSeahelmHealthbenchDataloader(settings: SnapshotSettings = 
       return commit === undefined ? hash : `hf:${o.repo}@${commit}:${hash}`;
     },
     checkOptions: (options) => void parseOptions(options),
+    hubDataStatus: async (options) => {
+      const o = parseOptions(options);
+      return snapshotStatus(o, [repoFile(o)], settings);
+    },
   };
 }
