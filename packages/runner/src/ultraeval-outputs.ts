@@ -11,7 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type UltraEvalTaskFacts, ultraEvalRunRecord, ultraEvalTaskFacts } from "@yardstick/config";
 import type { TaskSpec } from "@yardstick/core";
-import { RunStore, type SampleRecord, type ScoreRecord } from "@yardstick/engine";
+import { RunStore, type SampleRecord, type ScoreRecord, slug } from "@yardstick/engine";
 import type { ResponseRecord } from "@yardstick/run-format";
 
 /** The folder under a run store that `yardstick run` and `score-run` write the files to. */
@@ -49,7 +49,8 @@ export async function writeUltraEvalOutputs(store: RunStore, outDir: string): Pr
   const answers = await readAnswers(store, new Set(tasks.map((t) => t.spec.key)));
   const summary: Record<string, Record<string, Record<string, number>>> = {};
   for (const { spec, facts } of tasks) {
-    const taskDir = join(outDir, spec.key);
+    // The task name is the folder (as upstream), made safe as the run store makes its file names.
+    const taskDir = join(outDir, slug(spec.key));
     await mkdir(taskDir, { recursive: true });
     const samples = new Map<string, SampleRecord>();
     for await (const s of store.readSamples(spec.key)) samples.set(s.sample, s);
