@@ -4,6 +4,7 @@ import { listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { annotateHubData, hubDataStatuses } from "./hub-data-status.js";
 import { findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { suiteGaps } from "./validate-command.js";
 
@@ -71,6 +72,7 @@ export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
   });
   const { registry: withPlugins, failures } = await loadTaskPlugins(tasks, registry, io.cwd);
   const rows = listRows(tasks, withPlugins, failures, io.cwd);
+  annotateHubData(rows, tasks, await hubDataStatuses(tasks, withPlugins, io.cwd));
   const gaps = values.suite === undefined ? [] : await suiteGaps(paths, values.suite, dialectsOf(registry));
 
   if (values.json) io.stdout.write(`${JSON.stringify({ tasks: rows, ...(values.suite === undefined ? {} : { suiteGaps: gaps }) }, null, 2)}\n`);

@@ -5,6 +5,7 @@ import { parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { hubDataStatuses, hubDataUnrunnable, hubDownloadNotes } from "./hub-data-status.js";
 import { findUnrunnable, type UnrunnableTask } from "./tasks.js";
 
 export const VALIDATE_USAGE = `usage: yardstick validate <config-file-or-folder>... [--suite NAME] [--strict] [--plugin PACKAGE ...] [--schema-only] [--quiet]
@@ -57,10 +58,14 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
     return 1;
   }
   let blocked = 0;
+  let notes: string[] = [];
   if (!values["schema-only"]) {
     const plugins = [...new Set(specs.flatMap((s) => s.plugins ?? []))].filter((name) => !values.plugin?.includes(name));
     if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
-    const unrunnable = findUnrunnable(specs, registry);
+    // Hub repository files: "downloads on first run" from the cache alone; not cached and offline cannot run.
+    const hubData = await hubDataStatuses(specs, registry, io.cwd);
+    notes = hubDownloadNotes(hubData);
+    const unrunnable = [...findUnrunnable(specs, registry), ...hubDataUnrunnable(hubData)];
     blocked = new Set(unrunnable.map((u) => u.task)).size;
     if (unrunnable.length > 0) {
       const level = values.strict ? "error" : "warning";
@@ -74,6 +79,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   if (!values.quiet) {
     const runs = blocked > 0 ? `; ${specs.length - blocked} run here, ${blocked} cannot (warnings above)` : "";
     io.stdout.write(`ok: ${taskCount} task(s), ${specs.length} task-language pair(s)${runs}\n`);
+    for (const note of notes) io.stdout.write(`note: ${note}\n`);
   }
   return 0;
 }
