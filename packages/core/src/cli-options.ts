@@ -82,7 +82,10 @@ export function formatCommandHelp(spec: CliCommandSpec, width = 80): string {
   const usages = spec.usage ?? [generatedUsage(spec)];
   usages.forEach((line, i) => {
     const lead = i === 0 ? "usage: " : "       ";
-    out.push(...wrapTokens(lead, usageTokens(line), w));
+    const tokens = usageTokens(line);
+    // Continuation lines start under the first argument, after the command's own words.
+    const words = line.startsWith(`${spec.command} `) ? spec.command.split(" ").length : 2;
+    out.push(...wrapTokens(lead, tokens, words, w));
   });
   out.push("", ...wrapText(spec.summary, w, ""));
   if (spec.positionals?.length) {
@@ -103,6 +106,11 @@ export function formatCommandsHelp(specs: readonly CliCommandSpec[], width = 80)
 /** Two aligned columns (name, description), the descriptions wrapped to the width. */
 export function formatTable(rows: readonly (readonly [string, string])[], width = 80): string {
   return table(rows, Math.max(MIN_WIDTH, width)).join("\n");
+}
+
+/** A paragraph word-wrapped to the width. */
+export function formatParagraph(text: string, width = 80): string {
+  return wrapText(text, Math.max(MIN_WIDTH, width), "").join("\n");
 }
 
 /** The closest of `names` to a mistyped one (edit distance at most 2, and less than its length), if any. */
@@ -173,13 +181,13 @@ function usageTokens(line: string): string[] {
 }
 
 /** Lays tokens on lines after `lead`; continuation lines are indented under the command's first argument. */
-function wrapTokens(lead: string, tokens: readonly string[], width: number): string[] {
-  const head = tokens.slice(0, 2).join(" ");
+function wrapTokens(lead: string, tokens: readonly string[], words: number, width: number): string[] {
+  const head = tokens.slice(0, words).join(" ");
   let indent = " ".repeat(lead.length + head.length + 1);
   if (indent.length > width / 2) indent = " ".repeat(lead.length + 2);
   const lines: string[] = [];
   let line = lead + head;
-  for (const token of tokens.slice(2)) {
+  for (const token of tokens.slice(words)) {
     if (line.length + 1 + token.length <= width) line += ` ${token}`;
     else {
       lines.push(line);
