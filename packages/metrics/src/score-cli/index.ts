@@ -1,1 +1,1 @@
-export { type ScoreCliIo, SCORE_USAGE, runScoreCli } from "./run-score-cli.js";
+export { type ScoreCliIo, SCORE_HELP, runScoreCli } from "./run-score-cli.js";

@@ -5,21 +5,41 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { type MetricInput, type MetricV1, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, defineFlags, formatCommandsHelp, helpWidth, type MetricInput, type MetricV1, parseArgsOptions, YardstickError } from "@yardstick/core";
 
 export interface ScoreCliIo {
-  stdout: { write(chunk: string): unknown };
-  stderr: { write(chunk: string): unknown };
+  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
 }
 
-export const SCORE_USAGE = `usage: yardstick score --metric ID [--option key=value ...] --pred FILE --ref FILE [--ref FILE ...] [--main KEY] [--per-sample]
-       yardstick score --list
+/** The flags of `yardstick score`: parsed with node:util parseArgs, and its help. */
+const SCORE_FLAGS = defineFlags({
+  metric: { type: "string", short: "m", value: "ID", required: true, description: "the metric (a text-pair metric; see --list)" },
+  option: {
+    type: "string",
+    short: "o",
+    multiple: true,
+    value: "key=value",
+    description: "a metric option; the value is parsed as JSON when possible (numbers, true/false, lists), else kept as text",
+  },
+  pred: { type: "string", short: "p", value: "FILE", required: true, description: "the predictions, one segment per line" },
+  ref: { type: "string", short: "r", multiple: true, value: "FILE", required: true, description: "a reference file; several give several references per segment" },
+  main: { type: "string", value: "KEY", default: "the metric's headline score", description: 'which of the metric\'s outputs is reported as "score"' },
+  "per-sample": { type: "boolean", description: "also print each line's scores" },
+  list: { type: "boolean", description: "list the text-pair metrics and exit" },
+});
 
-Scores FILE line by line (one segment per line) against the reference file(s); several --ref
-files give several references per segment. Prints the corpus score and its parts as JSON;
---main KEY chooses which of the metric's outputs is reported as "score".
-Option values are parsed as JSON when possible (numbers, true/false, lists), else kept as text.
-`;
+export const SCORE_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick score",
+    usage: ["yardstick score --metric ID [--option key=value ...] --pred FILE --ref FILE [--ref FILE ...] [--main KEY] [--per-sample]", "yardstick score --list"],
+    summary:
+      "Scores FILE line by line (one segment per line) against the reference file(s) and prints the corpus score and its parts as JSON, like sacrebleu's -f json.",
+    flags: SCORE_FLAGS,
+  },
+];
+
+const scoreHelp = (stream: ScoreCliIo["stdout"]): string => `${formatCommandsHelp(SCORE_HELP, helpWidth(stream))}\n`;
 
 /** A problem with the command line or the input files: reported with exit code 2. */
 class UsageError extends Error {
@@ -69,16 +89,7 @@ function parseScoreArgs(argv: readonly string[]): ScoreArgs {
       args,
       strict: true,
       allowPositionals: false,
-      options: {
-        metric: { type: "string", short: "m" },
-        option: { type: "string", short: "o", multiple: true },
-        pred: { type: "string", short: "p" },
-        ref: { type: "string", short: "r", multiple: true },
-        list: { type: "boolean" },
-        "per-sample": { type: "boolean" },
-        main: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: { ...parseArgsOptions(SCORE_FLAGS), help: { type: "boolean", short: "h" } },
     });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e), true);
@@ -177,7 +188,7 @@ export async function runScoreCli(argv: readonly string[], io: ScoreCliIo, metri
   try {
     const args = parseScoreArgs(argv);
     if (args.help) {
-      io.stdout.write(SCORE_USAGE);
+      io.stdout.write(scoreHelp(io.stdout));
       return 0;
     }
     if (args.list) {
@@ -188,7 +199,7 @@ export async function runScoreCli(argv: readonly string[], io: ScoreCliIo, metri
     return 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`yardstick score: ${e.message}\n${e.showUsage ? SCORE_USAGE : ""}`);
+      io.stderr.write(`yardstick score: ${e.message}\n${e.showUsage ? scoreHelp(io.stderr) : ""}`);
       return 2;
     }
     if (YardstickError.isInstance(e)) {
