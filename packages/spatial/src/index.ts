@@ -33,5 +33,5 @@ export { auditDirectory, formatAuditReport, auditOne, type AuditReport, type Aud
 export { renderSvg } from "./render/svg.js";
 export { renderPng, rasterize } from "./render/png.js";
 export { encodePng } from "./render/png-encode.js";
-export { runSpatialCli, type CliIo } from "./run-cli.js";
+export { runSpatialCli, SPATIAL_HELP, type CliIo } from "./run-cli.js";
 export { checklistStats, type ChecklistStats } from "./checklist.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { ConfigError, DataLoadError, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, DataLoadError, defineFlags, formatCommandHelp, formatCommandsHelp, helpWidth, parseArgsOptions, YardstickError } from "@yardstick/core";
 import { auditDirectory, formatAuditReport } from "./audit.js";
 import { TASK_NAMES, type TaskName } from "./constants.js";
 import { describeCanvas } from "./describe.js";
@@ -8,17 +8,55 @@ import { canvasShapes, parseOriginalFile } from "./original-format.js";
 import { type OutputFormat, writeDataset } from "./write-dataset.js";
 
 export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 }
 
-const USAGE = `usage:
-  yardstick spatial generate --shapes N --count M --out DIR [--seed S (default 0)]
-                             [--format original|seahelm|ultraeval] [--mode fixed|compat] [--images]
-                             [--tasks existence,count,...] [--inline-images] [--few-shot] [--workers N]
-  yardstick spatial describe FILE... [--mode compat|fixed (default compat: the original files)]
-  yardstick spatial audit DIR [--json]
-`;
+const GENERATE_FLAGS = defineFlags({
+  shapes: { type: "string", value: "N", required: true, description: "shapes on each canvas (at least 1)" },
+  count: { type: "string", value: "M", required: true, description: "canvases to generate (at least 1)" },
+  out: { type: "string", value: "DIR", required: true, description: "the folder to write" },
+  seed: { type: "string", value: "S", default: "0", description: "seed of the generator" },
+  format: { type: "string", value: "original|seahelm|ultraeval", default: "original", description: "the layout of the files written" },
+  mode: { type: "string", value: "fixed|compat", default: "fixed", description: "compat keeps upstream's behaviour; fixed corrects it (see the spatial README)" },
+  images: { type: "boolean", description: "also draw each canvas (images/NAME.png and .svg) and refer to it from the rows" },
+  "inline-images": { type: "boolean", description: "embed the images in SEA-HELM/UltraEval rows as data URIs instead of relative paths" },
+  tasks: { type: "string", value: "existence,count,...", default: "every task", description: `only these tasks (${TASK_NAMES.join(", ")})` },
+  workers: { type: "string", value: "N", default: "up to 4 for 500+ canvases on 4+ cores, else 1", description: "worker threads (the output does not depend on it)" },
+  "few-shot": { type: "boolean", description: "append each question's few-shot pairs to its description, as upstream's loader does with -f" },
+});
+
+const DESCRIBE_FLAGS = defineFlags({
+  mode: { type: "string", value: "compat|fixed", default: "compat, as the original files", description: "the question logic the files were written with" },
+});
+
+const AUDIT_FLAGS = defineFlags({
+  json: { type: "boolean", description: "print the audit as JSON" },
+});
+
+/** The help of `yardstick spatial`: each subcommand's flags, from the tables its parser uses. */
+export const SPATIAL_HELP: readonly CliCommandSpec[] = [
+  { command: "yardstick spatial generate", summary: "Generates the spatial-reasoning benchmark: canvases of shapes and questions about them.", flags: GENERATE_FLAGS },
+  {
+    command: "yardstick spatial describe",
+    summary: "Prints the upstream descriptions of the canvases of upstream-format files, one JSON line per file.",
+    positionals: [{ name: "FILE...", description: "upstream-format files" }],
+    flags: DESCRIBE_FLAGS,
+  },
+  {
+    command: "yardstick spatial audit",
+    summary: "Re-answers every question of a dataset from its text alone and reports the answers that disagree.",
+    positionals: [{ name: "DIR", description: "a dataset folder" }],
+    flags: AUDIT_FLAGS,
+  },
+];
+
+const SUBCOMMAND_HELP: Record<string, CliCommandSpec> = { generate: SPATIAL_HELP[0]!, describe: SPATIAL_HELP[1]!, audit: SPATIAL_HELP[2]! };
+
+function usage(stream: CliIo["stdout"], command?: string): string {
+  const spec = command === undefined ? undefined : SUBCOMMAND_HELP[command];
+  return `${spec ? formatCommandHelp(spec, helpWidth(stream)) : formatCommandsHelp(SPATIAL_HELP, helpWidth(stream))}\n`;
+}
 
 /** Bad flags: exit code 2. */
 class UsageError extends ConfigError {}
@@ -41,16 +79,9 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
-      shapes: { type: "string" },
-      count: { type: "string" },
-      seed: { type: "string" },
-      out: { type: "string" },
-      format: { type: "string" },
-      mode: { type: "string" },
+      ...parseArgsOptions(GENERATE_FLAGS),
       images: { type: "boolean", default: false },
       "inline-images": { type: "boolean", default: false },
-      tasks: { type: "string" },
-      workers: { type: "string" },
       "few-shot": { type: "boolean", default: false },
     },
     strict: true,
@@ -94,7 +125,7 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function describe(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { mode: { type: "string" } }, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: argv, options: parseArgsOptions(DESCRIBE_FLAGS), strict: true, allowPositionals: true });
   // The original files are compat-mode text; `--mode fixed` describes files this port wrote in fixed mode.
   const mode = oneOf("mode", values.mode, ["fixed", "compat"] as const, "compat");
   if (positionals.length === 0) throw new UsageError("describe needs at least one FILE");
@@ -118,7 +149,7 @@ async function describe(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function audit(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: "boolean", default: false } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args: argv, options: { ...parseArgsOptions(AUDIT_FLAGS), json: { type: "boolean", default: false } }, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError("audit needs exactly one DIR");
   const report = await auditDirectory(positionals[0]!);
   io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatAuditReport(report));
@@ -128,6 +159,10 @@ async function audit(argv: string[], io: CliIo): Promise<number> {
 /** `yardstick spatial ...`; returns the exit code. Bad input prints one message, never a stack trace. */
 export async function runSpatialCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && Object.hasOwn(SUBCOMMAND_HELP, command) && (rest.includes("--help") || rest.includes("-h"))) {
+    io.stdout.write(usage(io.stdout, command));
+    return 0;
+  }
   try {
     switch (command) {
       case "generate":
@@ -140,15 +175,15 @@ export async function runSpatialCli(argv: string[], io: CliIo): Promise<number> 
       case "help":
       case "--help":
       case "-h":
-        (command === undefined ? io.stderr : io.stdout).write(USAGE);
+        (command === undefined ? io.stderr : io.stdout).write(usage(command === undefined ? io.stderr : io.stdout));
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (err) {
-    const usage = err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true;
+    const isUsage = err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true;
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`yardstick spatial: ${message}\n${usage ? USAGE : ""}`);
-    return usage ? 2 : 1;
+    io.stderr.write(`yardstick spatial: ${message}\n${isUsage ? usage(io.stderr, command) : ""}`);
+    return isUsage ? 2 : 1;
   }
 }
