@@ -1,36 +1,42 @@
-import { ConfigError, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, defineFlags, formatCommandHelp, helpWidth, YardstickError } from "@yardstick/core";
 import { type DevServer, startDevServer } from "./dev-server.js";
 import type { DevServerBatch, DevServerFaults, DevServerOptions } from "./dev-server-options.js";
 import { parseDevServerOptions } from "./dev-server-options.js";
 import type { DevServerPolicy, DevServerPolicyFunction } from "./dev-server-policy.js";
 
-export const DEV_SERVER_USAGE = `usage: yardstick-dev-server [options]
+/** The dev server's flags: the parser below accepts exactly these, and its help lists them. */
+const DEV_SERVER_FLAGS = defineFlags({
+  port: { type: "string", value: "N", default: "0, a free port", description: "port to listen on" },
+  host: { type: "string", value: "HOST", default: "127.0.0.1", description: "address to bind" },
+  policy: { type: "string", value: "P", default: "echo", description: "echo | fixed:TEXT | file:PATH | a named policy" },
+  "latency-ms": { type: "string", value: "N|MIN:MAX", default: "0", description: "delay before each answer: fixed, or seeded uniform in [MIN, MAX]" },
+  "fail-rate-429": { type: "string", value: "R", default: "0", description: "share of requests answered 429 with Retry-After (0..1)" },
+  "fail-rate-500": { type: "string", value: "R", default: "0", description: "share of requests answered 500" },
+  "fail-rate-529": { type: "string", value: "R", default: "0", description: "share of requests answered 529 (overloaded) with Retry-After" },
+  "fail-rate-reset": { type: "string", value: "R", default: "0", description: "share of requests whose connection is reset" },
+  "fail-rate-malformed": { type: "string", value: "R", default: "0", description: "share of requests answered with a truncated JSON body" },
+  "fail-rate-hang": { type: "string", value: "R", default: "0", description: "share of requests never answered" },
+  "retry-after": { type: "string", value: "S", default: "1", description: "Retry-After seconds sent with injected 429s and 529s" },
+  "batch-delay-ms": { type: "string", value: "N", default: "0", description: "time a batch stays in progress before it ends" },
+  "batch-fail-rate": { type: "string", value: "R", default: "0", description: "share of a batch's requests that fail (0..1)" },
+  "batch-expire-rate": { type: "string", value: "R", default: "0, never expires", description: "share of a batch's requests left unfinished when it expires (0..1)" },
+  "batch-max-requests": { type: "string", value: "N", default: "OpenAI 50000, Anthropic 100000", description: "requests allowed in one batch" },
+  seed: { type: "string", value: "N", default: "0", description: "seed of the fault and latency draws" },
+  model: { type: "string", multiple: true, value: "ID", default: "yardstick-dev", description: "a model id listed by /v1/models" },
+  root: { type: "string", value: "ROOT", default: "derived from the policy", description: 'the checkpoint /v1/models reports as "root"' },
+  "max-model-len": { type: "string", value: "N", default: "32768", description: 'the context length /v1/models reports as "max_model_len"' },
+  "api-key": { type: "string", value: "KEY", description: "require KEY as x-api-key on POST /v1/messages (a test key, not a real one)" },
+});
 
-A local OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions, POST /v1/completions,
-GET /stats) that also speaks Anthropic's Messages API (POST /v1/messages), and both batch APIs (OpenAI
-/v1/files + /v1/batches, Anthropic /v1/messages/batches). Prints its URL on one line, then runs until SIGINT or SIGTERM.
+export const DEV_SERVER_HELP: CliCommandSpec = {
+  command: "yardstick-dev-server",
+  summary:
+    "A local OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions, POST /v1/completions, GET /stats) that also speaks Anthropic's Messages API (POST /v1/messages), and both batch APIs (OpenAI /v1/files + /v1/batches, Anthropic /v1/messages/batches). Prints its URL on one line, then runs until SIGINT or SIGTERM.",
+  flags: DEV_SERVER_FLAGS,
+};
 
-  --port N                 port to listen on; 0 (default) picks a free one
-  --host HOST              address to bind (default 127.0.0.1)
-  --policy P               echo (default) | fixed:TEXT | file:PATH | a named policy
-  --latency-ms N|MIN:MAX   delay before each answer: fixed, or seeded uniform in [MIN, MAX]
-  --fail-rate-429 R        share of requests answered 429 with Retry-After (0..1)
-  --fail-rate-500 R        share of requests answered 500
-  --fail-rate-529 R        share of requests answered 529 (overloaded) with Retry-After
-  --fail-rate-reset R      share of requests whose connection is reset
-  --fail-rate-malformed R  share of requests answered with a truncated JSON body
-  --fail-rate-hang R       share of requests never answered
-  --retry-after S          Retry-After seconds sent with injected 429s (default 1)
-  --batch-delay-ms N       time a batch stays in progress before it ends (default 0)
-  --batch-fail-rate R      share of a batch's requests that fail (0..1)
-  --batch-expire-rate R    share of a batch's requests left unfinished when it expires (0..1; 0 = never expires)
-  --batch-max-requests N   requests allowed in one batch (default: OpenAI 50000, Anthropic 100000)
-  --seed N                 seed of the fault and latency draws (default 0)
-  --model ID               a model id listed by /v1/models (repeatable)
-  --root ROOT              the checkpoint /v1/models reports as "root" (default: derived from the policy)
-  --max-model-len N        the context length /v1/models reports as "max_model_len" (default 32768)
-  --api-key KEY            require KEY as x-api-key on POST /v1/messages (a test key, not a real one)
-  -h, --help               show this help`;
+/** The help at 80 columns. */
+export const DEV_SERVER_USAGE = formatCommandHelp(DEV_SERVER_HELP);
 
 export interface DevServerCliArgs {
   options: DevServerOptions;
@@ -54,19 +60,7 @@ const BATCH_FLAGS: Record<string, keyof DevServerBatch> = {
   "--batch-max-requests": "maxRequests",
 };
 
-const VALUE_FLAGS = new Set([
-  ...Object.keys(BATCH_FLAGS),
-  "--port",
-  "--host",
-  "--seed",
-  "--latency-ms",
-  "--policy",
-  "--model",
-  "--root",
-  "--max-model-len",
-  "--api-key",
-  ...Object.keys(FAULT_FLAGS),
-]);
+const VALUE_FLAGS = new Set(Object.keys(DEV_SERVER_FLAGS).map((name) => `--${name}`));
 
 /**
  * Parses the dev server's flags (`--flag value` or `--flag=value`). `policies` adds named function
@@ -181,6 +175,10 @@ export interface RunDevServerCliOptions {
   policies?: Readonly<Record<string, DevServerPolicyFunction>>;
   stdout?: (line: string) => void;
   stderr?: (line: string) => void;
+  /** The words that invoke the server, as its help shows them (default `yardstick-dev-server`). */
+  command?: string;
+  /** The stream whose width help is fitted to (default process.stdout; 80 columns when not a terminal). */
+  terminal?: { isTTY?: boolean; columns?: number };
   /** Stops the server when aborted (besides SIGINT/SIGTERM). */
   signal?: AbortSignal;
 }
@@ -201,7 +199,7 @@ export async function runDevServerCli(argv: readonly string[], run: RunDevServer
     return 2;
   }
   if (args.help) {
-    out(DEV_SERVER_USAGE);
+    out(formatCommandHelp({ ...DEV_SERVER_HELP, command: run.command ?? DEV_SERVER_HELP.command }, helpWidth(run.terminal ?? process.stdout)));
     return 0;
   }
   let server: DevServer;

@@ -1,5 +1,6 @@
 export { type DevServer, startDevServer } from "./dev-server.js";
 export {
+  DEV_SERVER_HELP,
   DEV_SERVER_USAGE,
   type DevServerCliArgs,
   parseDevServerArgs,
