@@ -1,5 +1,5 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ConfigError } from "@yardstick/core";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { type CliFlags, ConfigError, closestName, type ParseArgsOptionsOf, parseArgsOptions } from "@yardstick/core";
 import { z } from "zod";
 
 /** A command-line usage error: printed with the command's usage line, exit code 2. */
@@ -10,15 +10,29 @@ export class UsageError extends Error {
   }
 }
 
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
+// TODO(issue 12): plain parseArgs options are accepted only until run and merge have their option tables.
+type LegacyOptions = NonNullable<ParseArgsConfig["options"]>;
+type OptionsOf<F> = F extends CliFlags ? ParseArgsOptionsOf<F> : F;
+
+/**
+ * Parses argv with a command's option table (the same table its help is rendered from, so every
+ * accepted flag is documented). An unknown flag names the closest known one.
+ */
+export function parseFlags<F extends CliFlags | LegacyOptions>(
   argv: string[],
-  options: T,
-): { values: ReturnType<typeof parseArgs<{ options: T; allowPositionals: true; strict: true; args: string[] }>>["values"]; positionals: string[] } {
+  flags: F,
+): {
+  values: ReturnType<typeof parseArgs<{ options: OptionsOf<F>; allowPositionals: true; strict: true; args: string[] }>>["values"];
+  positionals: string[];
+} {
   try {
-    const r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const r = parseArgs({ args: argv, options: parseArgsOptions(flags as CliFlags), allowPositionals: true, strict: true });
     return { values: r.values as never, positionals: r.positionals };
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message.replace(/\. To specify.*$/s, "") : String(err));
+    const message = err instanceof Error ? err.message.replace(/\. To specify.*$/s, "") : String(err);
+    const unknown = /^Unknown option '--([^']+)'$/.exec(message)?.[1];
+    const near = unknown === undefined ? undefined : closestName(unknown, Object.keys(flags));
+    throw new UsageError(near === undefined ? message : `${message} (did you mean --${near}?)`);
   }
 }
 
