@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import type { PluginRef, Registry, TaskDiagnostic, TaskSpec } from "@yardstick/core";
+import { type CliCommandSpec, defineFlags, type PluginRef, type Registry, type TaskDiagnostic, type TaskSpec } from "@yardstick/core";
 import { listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
@@ -8,19 +8,23 @@ import { annotateHubData, hubDataStatuses } from "./hub-data-status.js";
 import { findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { suiteGaps } from "./validate-command.js";
 
-export const LS_USAGE = `usage: yardstick ls <config-file-or-folder>... [--tasks a,b] [--langs x,y] [--suite NAME] [--plugin PACKAGE ...] [--json]
+const LS_FLAGS = defineFlags({
+  tasks: { type: "string", value: "a,b", default: "every task", description: "only these tasks or aggregation groups" },
+  langs: { type: "string", value: "x,y", default: "every language", description: "only these languages" },
+  suite: { type: "string", value: "NAME", description: "only the tasks of a named suite (SEA-HELM's task_config.yaml)" },
+  plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first" },
+  json: { type: "boolean", description: 'print {"tasks": [...]} instead of a table (with --suite also "suiteGaps": suite entries that select nothing here)' },
+});
 
-Lists the tasks of the configs, one row per task and language: competency, mode, main score,
-judge (its id and the judge model the config names), data source (a local path relative to
-here, or hf:<dataset>) and whether the task runs here, with the reason when it does not.
-Sends no request and reads no data.
-
-  --tasks a,b       only these tasks or aggregation groups
-  --langs x,y       only these languages
-  --suite NAME      only the tasks of a named suite (SEA-HELM's task_config.yaml)
-  --plugin PACKAGE  load a plugin package first (repeatable)
-  --json            print {"tasks": [...]} instead of a table (with --suite also
-                    "suiteGaps": suite entries that select nothing here)`;
+export const LS_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick ls",
+    summary:
+      "Lists the tasks of the configs, one row per task and language: competency, mode, main score, judge (its id and the judge model the config names), data source (a local path relative to here, or hf:<dataset>) and whether the task runs here, with the reason when it does not. Sends no request and reads no data.",
+    positionals: [{ name: "<config-file-or-folder>...", description: "config files, or folders searched for them" }],
+    flags: LS_FLAGS,
+  },
+];
 
 export interface LsReason {
   code: string;
@@ -52,13 +56,7 @@ export interface LsRow {
 
 /** `yardstick ls DIR...`: what the configs hold and what of it can run on this machine. */
 export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    tasks: { type: "string" },
-    langs: { type: "string" },
-    suite: { type: "string" },
-    plugin: { type: "string", multiple: true },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, LS_FLAGS);
   const paths = requireConfigPaths(positionals, "ls").map((p) => resolve(io.cwd, p));
   let registry: Registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
