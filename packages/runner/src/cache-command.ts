@@ -1,33 +1,42 @@
 import { existsSync } from "node:fs";
 import { openRequestCache, type RequestCache, type RequestCacheInfo } from "@yardstick/engine";
+import { type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { z } from "zod";
 import { checkFlag, parseFlags, UsageError } from "./args.js";
 import { defaultCachePath } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 
-export const CACHE_USAGE = `usage: yardstick cache info [--json]
-       yardstick cache clear --yes [--model PREFIX] [--json]
-       yardstick cache prune --older-than DAYS [--model PREFIX] [--json]
+const CACHE_FLAGS = defineFlags({
+  "older-than": { type: "string", value: "DAYS", description: "prune: age in days (fractions allowed, e.g. 0.5)" },
+  model: {
+    type: "string",
+    value: "PREFIX",
+    default: "every model",
+    description: 'only model identities starting with PREFIX, e.g. "openai-compatible:Qwen/Qwen3-8B" (as "cache info" lists them)',
+  },
+  yes: { type: "boolean", description: 'confirm "clear"' },
+  json: { type: "boolean", description: "print one JSON object instead of text" },
+});
 
-Manages the request cache that "yardstick run" answers from: one SQLite file shared by every run,
-$YARDSTICK_CACHE_DIR/requests.sqlite (default ~/.cache/yardstick/requests.sqlite). Entries are keyed
-by the request and the model identity: the provider and model, plus what the server reports about
-the checkpoint it serves (vLLM's root, max_model_len) and --model-revision, when there are any.
-
-  info                 where the cache is, its size on disk and format version, its entries in all
-                       and per model identity (count, oldest and newest)
-  clear                remove every entry, or with --model those of matching identities; needs --yes
-  prune                remove the entries older than --older-than DAYS (with --model: only those
-                       of matching identities)
-
-Space freed by clear and prune is given back to the file system (VACUUM).
-
-  --older-than DAYS    age in days (fractions allowed, e.g. 0.5)
-  --model PREFIX       only model identities starting with PREFIX, e.g. "openai-compatible:Qwen/Qwen3-8B"
-                       (as "cache info" lists them)
-  --yes                confirm "clear"
-  --json               print one JSON object instead of text
-  -h, --help           show this help`;
+export const CACHE_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick cache",
+    usage: [
+      "yardstick cache info [--json]",
+      "yardstick cache clear --yes [--model PREFIX] [--json]",
+      "yardstick cache prune --older-than DAYS [--model PREFIX] [--json]",
+    ],
+    summary:
+      'Manages the request cache that "yardstick run" answers from: one SQLite file shared by every run, $YARDSTICK_CACHE_DIR/requests.sqlite (default ~/.cache/yardstick/requests.sqlite). Entries are keyed by the request and the model identity: the provider and model, plus what the server reports about the checkpoint it serves (vLLM\'s root, max_model_len) and --model-revision, when there are any.',
+    positionals: [
+      { name: "info", description: "where the cache is, its size on disk and format version, its entries in all and per model identity (count, oldest and newest)" },
+      { name: "clear", description: "remove every entry, or with --model those of matching identities; needs --yes" },
+      { name: "prune", description: "remove the entries older than --older-than DAYS (with --model: only those of matching identities)" },
+    ],
+    flags: CACHE_FLAGS,
+    notes: ["Space freed by clear and prune is given back to the file system (VACUUM)."],
+  },
+];
 
 const SUBCOMMANDS = ["info", "clear", "prune"] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
@@ -44,12 +53,7 @@ const daysFlag = z
   );
 
 export async function cacheCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    "older-than": { type: "string" },
-    model: { type: "string" },
-    yes: { type: "boolean" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, CACHE_FLAGS);
   const [sub, ...extra] = positionals;
   if (sub === undefined) throw new UsageError(`cache: give a subcommand: ${SUBCOMMANDS.join(", ")}`);
   if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`cache: unknown subcommand "${sub}"; expected one of ${SUBCOMMANDS.join(", ")}`);
