@@ -1,14 +1,42 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, defineFlags } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
 import { compareRuns, formatComparisonTable, type RunItems } from "@yardstick/metrics";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
 
-export const COMPARE_USAGE =
-  "usage: yardstick compare RUN_A RUN_B [--test auto|mcnemar|paired-bootstrap] [--correction holm|benjamini-hochberg|none] [--resamples N] [--seed N] [--json]";
+const COMPARE_FLAGS = defineFlags({
+  test: {
+    type: "string",
+    value: "auto|mcnemar|paired-bootstrap",
+    default: "auto",
+    description: "the paired test; auto is McNemar when every shared score on both sides is 0 or 1, else the paired bootstrap",
+  },
+  correction: {
+    type: "string",
+    value: "holm|benjamini-hochberg|none",
+    default: "holm",
+    description: "the multiple-comparison correction across tasks",
+  },
+  resamples: { type: "string", value: "N", default: "1000", description: "paired-bootstrap resamples, 100 to 1000000" },
+  seed: { type: "string", value: "N", default: "1234", description: "seed of the bootstrap resampling" },
+  json: { type: "boolean", description: "print the comparison as JSON instead of a table" },
+});
+
+export const COMPARE_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick compare",
+    summary:
+      "Paired comparison of two finished run stores on the tasks they share (same task, same main score), sample by sample: each task's difference with its interval and p-value, corrected across tasks.",
+    positionals: [
+      { name: "RUN_A", description: "a finished run store (the baseline)" },
+      { name: "RUN_B", description: "a finished run store compared with it" },
+    ],
+    flags: COMPARE_FLAGS,
+  },
+];
 
 interface StoredTask {
   key: string;
@@ -40,18 +68,12 @@ async function readRunItems(dir: string): Promise<{ items: RunItems; tasks: Stor
 }
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    test: { type: "string" },
-    correction: { type: "string" },
-    resamples: { type: "string" },
-    seed: { type: "string" },
-    json: { type: "boolean" },
-  });
-  if (positionals.length !== 2) throw new UsageError(`compare: give exactly two run folders\n${COMPARE_USAGE}`);
-  const test = checkFlag("test", z.enum(["auto", "mcnemar", "paired-bootstrap"]), values.test ?? "auto");
-  const correction = checkFlag("correction", z.enum(["holm", "benjamini-hochberg", "none"]), values.correction ?? "holm");
-  const resamples = checkFlag("resamples", intFlag(100, 1_000_000), values.resamples ?? "1000");
-  const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? "1234");
+  const { values, positionals } = parseFlags(argv, COMPARE_FLAGS);
+  if (positionals.length !== 2) throw new UsageError("compare: give exactly two run folders");
+  const test = checkFlag("test", z.enum(["auto", "mcnemar", "paired-bootstrap"]), values.test ?? COMPARE_FLAGS.test.default);
+  const correction = checkFlag("correction", z.enum(["holm", "benjamini-hochberg", "none"]), values.correction ?? COMPARE_FLAGS.correction.default);
+  const resamples = checkFlag("resamples", intFlag(100, 1_000_000), values.resamples ?? COMPARE_FLAGS.resamples.default);
+  const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? COMPARE_FLAGS.seed.default);
   const [dirA, dirB] = positionals.map((p) => resolve(io.cwd, p)) as [string, string];
   const a = await readRunItems(dirA);
   const b = await readRunItems(dirB);
