@@ -1,35 +1,38 @@
 import { resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, defineFlags } from "@yardstick/core";
 import { type AgreementItem, type AgreementPair, type AgreementReport, agreementReport, type Rating } from "@yardstick/metrics";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import { type HumanRating, type HumanSide, humanSide, humanSideFromRun, type JudgeRating, type JudgeSide, judgeSide, readRunStore } from "./agreement-sources.js";
 import type { CliIO } from "./io.js";
 
-export const AGREEMENT_USAGE = `usage: yardstick agreement RUN [LABELS] [--task T] [--call ID] [--field KEY] [--top N] [--json]
+const AGREEMENT_FLAGS = defineFlags({
+  task: { type: "string", value: "T", default: "every task", description: "only this task of the run (and the default task of a plain Quest results file)" },
+  call: { type: "string", value: "ID", default: "each call id apart", description: 'only this judge call id ("" is a sample\'s only call)' },
+  field: { type: "string", value: "KEY", description: "the feedback key holding the human answer (when a label has several answers)" },
+  top: { type: "string", value: "N", default: "10", description: "how many disagreements to list" },
+  json: { type: "boolean", description: "print the report as JSON (NaN, an undefined statistic, as null)" },
+});
 
-Judge–human agreement on the samples both rated. RUN is a run store with judge-stage records.
-LABELS holds the human labels: a run store with label-stage records (what "label to-run" writes;
-leave LABELS out when they were written into RUN itself), a labeling data folder (every task's
-results file), or one labeling results JSONL. Samples are matched by task and sample id (the
-metadata "label import" writes; a plain Quest results file is matched by sample id within --task).
-
-A judge rating is the judgement's label and score (a rubric judge's choice). A human rating is the
-rubric choice of a rubric task (label and score), else the answer to --field, else the label's only
-answer; numbers are scores, text is a label. Judge calls that failed or whose reply did not parse
-are left out and counted (a judge's retry, call "<id>#retry", stands in for a failed call <id>). A sample judged by several calls (criteria, both orders) is reported per
-call id, unless --call picks one. Labels of comparison lines (two answers at once) are counted and
-left out. When a judge and a label both name a rubric, only the same rubric is compared.
-
-Reported: shared items and (judge, human) pairs; percent agreement, Cohen's kappa and the confusion
-table over the pairs (several labelers of one sample each make a pair); Krippendorff's alpha with
-the judge and each labeler as coders (missing ratings allowed); with scores on every rating also the
-quadratic-weighted kappa (on score ranks) and the interval alpha; the largest disagreements.
-
-  --task T     only this task of the run (and the default task of a plain Quest results file)
-  --call ID    only this judge call id ("" is a sample's only call)
-  --field KEY  the feedback key holding the human answer (when a label has several answers)
-  --top N      how many disagreements to list (default 10)
-  --json       print the report as JSON (NaN, an undefined statistic, as null)`;
+export const AGREEMENT_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick agreement",
+    summary:
+      "Judge–human agreement on the samples both rated. Samples are matched by task and sample id (the metadata \"label import\" writes; a plain Quest results file is matched by sample id within --task).",
+    positionals: [
+      { name: "RUN", description: "a run store with judge-stage records" },
+      {
+        name: "[LABELS]",
+        description:
+          'the human labels: a run store with label-stage records (what "label to-run" writes; leave LABELS out when they were written into RUN itself), a labeling data folder (every task\'s results file), or one labeling results JSONL',
+      },
+    ],
+    flags: AGREEMENT_FLAGS,
+    notes: [
+      'A judge rating is the judgement\'s label and score (a rubric judge\'s choice). A human rating is the rubric choice of a rubric task (label and score), else the answer to --field, else the label\'s only answer; numbers are scores, text is a label. Judge calls that failed or whose reply did not parse are left out and counted (a judge\'s retry, call "<id>#retry", stands in for a failed call <id>). A sample judged by several calls (criteria, both orders) is reported per call id, unless --call picks one. Labels of comparison lines (two answers at once) are counted and left out. When a judge and a label both name a rubric, only the same rubric is compared.',
+      "Reported: shared items and (judge, human) pairs; percent agreement, Cohen's kappa and the confusion table over the pairs (several labelers of one sample each make a pair); Krippendorff's alpha with the judge and each labeler as coders (missing ratings allowed); with scores on every rating also the quadratic-weighted kappa (on score ranks) and the interval alpha; the largest disagreements.",
+    ],
+  },
+];
 
 export interface AgreementGroup {
   /** The judge call id these ratings come from. */
@@ -99,15 +102,9 @@ export function agreementGroups(judge: JudgeSide, humans: HumanSide, options: { 
 }
 
 export async function agreementCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    task: { type: "string" },
-    call: { type: "string" },
-    field: { type: "string" },
-    top: { type: "string" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, AGREEMENT_FLAGS);
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError("agreement: give a run folder and the labels (a run folder, a labeling data folder or a results JSONL)");
-  const top = checkFlag("top", intFlag(0, 10_000), values.top ?? "10");
+  const top = checkFlag("top", intFlag(0, 10_000), values.top ?? AGREEMENT_FLAGS.top.default);
   const runDir = resolve(io.cwd, positionals[0]!);
   const run = await readRunStore(runDir, "RUN");
   const judge = judgeSide(run, values.task);
