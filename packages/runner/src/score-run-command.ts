@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { PluginRef, TaskSpec } from "@yardstick/core";
+import { type CliCommandSpec, defineFlags, type PluginRef, type TaskSpec } from "@yardstick/core";
 import { RunStore, scoreStore } from "@yardstick/engine";
 import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { z } from "zod";
@@ -11,29 +11,29 @@ import { formatResultsTable } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
-export const SCORE_RUN_USAGE = `usage: yardstick score-run RUN_DIR [--metric ID ...] [--add-metric ID ...] [--metric-options JSON] [--main KEY] [--tasks KEY,...] [--seed N] [--plugin PACKAGE ...] [--json] [--quiet]
+const SCORE_RUN_FLAGS = defineFlags({
+  metric: { type: "string", multiple: true, value: "ID", default: "each task's own", description: "score every task with this metric instead of its own" },
+  "add-metric": { type: "string", multiple: true, value: "ID", description: "score with this metric as well as the task's own" },
+  "metric-options": { type: "string", value: "JSON", default: "{}", description: "JSON options given to the --metric/--add-metric metrics" },
+  main: { type: "string", value: "KEY", default: "the task's own", description: "the score that represents each task" },
+  tasks: { type: "string", value: "KEY,...", default: "every task", description: "only these task keys (e.g. sentiment/id)" },
+  seed: { type: "string", value: "N", default: "the run's --seed", description: "bootstrap seed of the intervals" },
+  plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first (the run's own plugins are loaded too)" },
+  json: { type: "boolean", description: "print the scores written as JSON instead of the table" },
+  quiet: { type: "boolean", description: "do not print where results and UltraEval outputs were written" },
+});
 
-Re-scores a stored run from its run store alone: no request is sent. Rewrites scores/ and
-results.json of RUN_DIR (its answers are not touched).
-  --metric ID        score every task with this metric instead of its own (repeatable)
-  --add-metric ID    score with this metric as well as the task's own (repeatable)
-  --metric-options   JSON options given to the --metric/--add-metric metrics
-  --main KEY         the score that represents each task (default: the task's own)
-  --tasks            only these task keys (e.g. sentiment/id)
-  --seed N           bootstrap seed of the intervals (default: the run's --seed)`;
+export const SCORE_RUN_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick score-run",
+    summary: "Re-scores a stored run from its run store alone: no request is sent. Rewrites scores/ and results.json of RUN_DIR (its answers are not touched).",
+    positionals: [{ name: "RUN_DIR", description: "the run store (a run folder)" }],
+    flags: SCORE_RUN_FLAGS,
+  },
+];
 
 export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    metric: { type: "string", multiple: true },
-    "add-metric": { type: "string", multiple: true },
-    "metric-options": { type: "string" },
-    main: { type: "string" },
-    tasks: { type: "string" },
-    seed: { type: "string" },
-    plugin: { type: "string", multiple: true },
-    json: { type: "boolean" },
-    quiet: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, SCORE_RUN_FLAGS);
   if (positionals.length !== 1) throw new UsageError("score-run: give exactly one run folder");
   const store = new RunStore(resolve(io.cwd, positionals[0]!));
   const { manifest } = await store.readManifest();
