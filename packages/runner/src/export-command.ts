@@ -1,21 +1,33 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
 import { UsageError, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { writeUltraEvalOutputs } from "./ultraeval-outputs.js";
 
-export const EXPORT_USAGE = `usage: yardstick export RUN --format ultraeval --out DIR
+const EXPORT_FLAGS = defineFlags({
+  format: {
+    type: "string",
+    value: "ultraeval",
+    required: true,
+    description:
+      "ultraeval: UltraEval's files, DIR/<task>/config.json, final_metrics.json and instance.jsonl for each task from an UltraEval config, and DIR/_all_results.json (yardstick run and score-run also write them to RUN/ultraeval/)",
+  },
+  out: { type: "string", value: "DIR", required: true, description: "the folder to write (created if missing)" },
+});
 
-Writes a scored run store in another harness's output layout. No request is sent.
-  --format ultraeval   UltraEval's files: DIR/<task>/config.json, final_metrics.json and
-                       instance.jsonl for each task from an UltraEval config, and DIR/_all_results.json
-                       (yardstick run and score-run also write them to RUN/ultraeval/)
-  --out DIR            the folder to write (created if missing)`;
+export const EXPORT_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick export",
+    summary: "Writes a scored run store in another harness's output layout. No request is sent.",
+    positionals: [{ name: "RUN", description: "a scored run store" }],
+    flags: EXPORT_FLAGS,
+  },
+];
 
 export async function exportCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: "string" }, out: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, EXPORT_FLAGS);
   if (positionals.length !== 1) throw new UsageError("export: give exactly one run folder");
   if (values.format !== "ultraeval") throw new UsageError(`export: --format must be ultraeval (got ${values.format === undefined ? "nothing" : JSON.stringify(values.format)})`);
   if (!values.out) throw new UsageError("export: --out DIR is required");
