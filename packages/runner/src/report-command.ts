@@ -1,25 +1,35 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { compareRuns } from "@yardstick/metrics";
 import { type CompareRuns, writeReport } from "@yardstick/report";
 import { UsageError, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
 
-export const REPORT_USAGE = `usage: yardstick report RUN [RUN...] [--out FILE]
+const REPORT_FLAGS = defineFlags({
+  out: {
+    type: "string",
+    value: "FILE",
+    default: "report.html in the run folder for one run, in the current folder for several",
+    description: "the HTML file to write",
+  },
+});
 
-Writes one self-contained HTML report (opens without a network) of one or several run stores:
-scores with confidence intervals, a language × competency heatmap, the runs side by side, and a
-sample browser with filters and search.
-
-  --out FILE   the HTML file to write (default: report.html inside the run folder for one run,
-               report.html in the current folder for several)`;
+export const REPORT_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick report",
+    summary:
+      "Writes one self-contained HTML report (opens without a network) of one or several run stores: scores with confidence intervals, a language × competency heatmap, the runs side by side, and a sample browser with filters and search.",
+    positionals: [{ name: "RUN [RUN...]", description: "run stores (several are shown side by side)" }],
+    flags: REPORT_FLAGS,
+  },
+];
 
 /** The paired test of `yardstick compare` with its defaults (seed 1234, Holm), for the report's comparison of runs. */
 export const pairedCompare: CompareRuns = (a, b) => compareRuns(a, b, { seed: 1234 });
 
 export async function reportCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { out: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, REPORT_FLAGS);
   if (positionals.length === 0) throw new UsageError("report: give at least one run folder");
   const runs = positionals.map((p) => resolve(io.cwd, p));
   if (!runs.some((dir) => existsSync(dir))) throw new ConfigError(`nothing to report: ${runs.join(", ")} ${runs.length > 1 ? "do" : "does"} not exist`);
