@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import { resolve } from "node:path";
+import { type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { buildReport } from "@yardstick/report";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
@@ -8,15 +9,22 @@ import type { CliIO } from "./io.js";
 import { pairedCompare } from "./report-command.js";
 import { untilStopped } from "./until-stopped.js";
 
-export const VIEW_USAGE = `usage: yardstick view RUN [RUN...] [--port N]
+const VIEW_FLAGS = defineFlags({
+  port: { type: "string", value: "N", default: "0, any free port", description: "the port to listen on" },
+});
 
-Serves the HTML report of the run stores on 127.0.0.1, prints its URL and runs until Ctrl-C.
-
-  --port N   the port to listen on (default: 0, any free port)`;
+export const VIEW_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick view",
+    summary: "Serves the HTML report of the run stores on 127.0.0.1, prints its URL and runs until Ctrl-C.",
+    positionals: [{ name: "RUN [RUN...]", description: "run stores (several are shown side by side)" }],
+    flags: VIEW_FLAGS,
+  },
+];
 
 /** `yardstick view`: the report served on 127.0.0.1 (never on another interface); `stop` ends it besides SIGINT/SIGTERM. */
 export async function viewCommand(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { port: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, VIEW_FLAGS);
   if (positionals.length === 0) throw new UsageError("view: give at least one run folder");
   const port = checkFlag("port", z.union([z.literal("0").transform(() => 0), intFlag(1, 65535)]), values.port ?? "0");
   const runs = positionals.map((p) => resolve(io.cwd, p));
