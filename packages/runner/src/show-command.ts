@@ -1,17 +1,24 @@
 import { resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { asText, readRun, type StoredSample } from "@yardstick/report";
 import type { SentRequest } from "@yardstick/run-format";
 import { UsageError, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
 
-export const SHOW_USAGE = `usage: yardstick show RUN --task TASK [--sample ID]
+const SHOW_FLAGS = defineFlags({
+  task: { type: "string", value: "TASK", required: true, description: "the task key, e.g. sentiment/id" },
+  sample: { type: "string", value: "ID", default: "the task's first sample", description: "the sample id" },
+});
 
-Prints one sample of a run store: the prompt as sent, the response, the extracted answer, the gold
-answer and the scores (control characters escaped).
-
-  --task TASK   the task key, e.g. sentiment/id (required)
-  --sample ID   the sample id (default: the task's first sample)`;
+export const SHOW_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick show",
+    summary:
+      "Prints one sample of a run store: the prompt as sent, the response, the extracted answer, the gold answer and the scores (control characters escaped).",
+    positionals: [{ name: "RUN", description: "a run store" }],
+    flags: SHOW_FLAGS,
+  },
+];
 
 /**
  * Makes text safe to print: escape sequences, carriage returns, other control characters and
@@ -27,7 +34,7 @@ export function escapeForTerminal(text: string): string {
 }
 
 export async function showCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { task: { type: "string" }, sample: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, SHOW_FLAGS);
   if (positionals.length !== 1) throw new UsageError("show: give exactly one run folder");
   if (!values.task) throw new UsageError("show: --task is required (the task key, e.g. sentiment/id)");
   const dir = resolve(io.cwd, positionals[0] as string);
