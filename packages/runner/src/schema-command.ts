@@ -1,3 +1,4 @@
+import { type CliCommandSpec, defineFlags } from "@yardstick/core";
 /**
  * `yardstick schema <dialect>`: prints the JSON Schema of a config dialect's files, for editors
  * (`# yaml-language-server: $schema=...`) and other tools. Built-in dialects' schemas come from
@@ -9,16 +10,24 @@ import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPa
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 
-export const SCHEMA_USAGE = `usage: yardstick schema <dialect> [--plugin PACKAGE ...]
+const SCHEMA_FLAGS = defineFlags({
+  plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first (it may bring the dialect)" },
+});
 
-Prints the JSON Schema (draft 2020-12) of a config dialect's files, generated from the same zod
-schema the loader checks with. For SEA-HELM the file also ships as
-@yardstick/config/schemas/seahelm-config.schema.json; put this first line in a config.yaml:
-
-  # yaml-language-server: $schema=./node_modules/@yardstick/config/schemas/seahelm-config.schema.json`;
+export const SCHEMA_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick schema",
+    summary: "Prints the JSON Schema (draft 2020-12) of a config dialect's files, generated from the same zod schema the loader checks with.",
+    positionals: [{ name: "<dialect>", description: "seahelm, ultraeval, or a plugin dialect with configJsonSchema()" }],
+    flags: SCHEMA_FLAGS,
+    notes: [
+      "For SEA-HELM the file also ships as @yardstick/config/schemas/seahelm-config.schema.json; an editor with the YAML language server checks a config.yaml against it when the file's first line is: # yaml-language-server: $schema=<path to that file>",
+    ],
+  },
+];
 
 export async function schemaCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { plugin: { type: "string", multiple: true } });
+  const { values, positionals } = parseFlags(argv, SCHEMA_FLAGS);
   let registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
   const schemas: Record<string, () => Record<string, unknown>> = { ...builtinConfigJsonSchemas };
