@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, defineFlags } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
 import {
   confinedPath,
@@ -22,33 +22,73 @@ import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
 import { untilStopped } from "./until-stopped.js";
 
-export const LABEL_USAGE = `usage: yardstick label serve --data DIR [--port N] [--host 127.0.0.1] [--labels-per-sample K] [--no-fsync]
-       yardstick label add-labeler NAME [--data DIR]
-       yardstick label import RUN [RUN2] --task TASK.json [--data DIR] [--run-task KEY] [--seed N]
-       yardstick label import RUN --rubric RUBRIC.yaml [--data DIR] [--run-task KEY]
-       yardstick label to-run RUN... --task NAME [--data DIR]
+const DATA_FLAG = {
+  type: "string",
+  value: "DIR",
+  default: "the current folder",
+  description: "the data folder: tasks/*.json, datasets/*.jsonl, results/*.jsonl and labels.sqlite",
+} as const;
 
-The labeling web app for human feedback (Quest Data Labeler task format). DIR holds tasks/*.json,
-datasets/*.jsonl and results/*.jsonl; the labels live in DIR/labels.sqlite.
+const SERVE_FLAGS = defineFlags({
+  data: DATA_FLAG,
+  port: { type: "string", value: "N", default: "0, any free port", description: "port to listen on" },
+  host: { type: "string", value: "H", default: "127.0.0.1", description: "interface to listen on" },
+  "labels-per-sample": { type: "string", value: "K", default: "1", description: "distinct labelers per sample when a task does not say" },
+  "no-fsync": {
+    type: "boolean",
+    description: "do not sync each label to disk before acknowledging it: a killed server still loses nothing, a machine crash may lose the last labels (faster)",
+  },
+});
 
-  serve         serve the tasks of DIR (API under /api, the labeling UI at /) until Ctrl-C;
-                the admin token is YARDSTICK_LABEL_ADMIN_TOKEN or generated and printed once
-  add-labeler   create a labeler and print their sign-in token (shown only this once)
-  import        turn a run's answers (or two runs' answers side by side, in a random order that
-                is recorded) into the dataset TASK.json names, and copy TASK.json (and the
-                rubric it names) into DIR/tasks; with --rubric, make a single-answer task whose
-                question is the rubric's (DIR/tasks/<rubric id>.json, labels comparable with a
-                rubric judge's by "yardstick agreement")
-  to-run        write the labels of an imported task into the runs as label-stage records
+const ADD_LABELER_FLAGS = defineFlags({ data: DATA_FLAG });
 
-  --data DIR              the data folder (default: the current folder)
-  --port N                port to listen on (default: 0, any free port)
-  --host H                interface to listen on (default: 127.0.0.1)
-  --labels-per-sample K   distinct labelers per sample when a task does not say (default 1)
-  --no-fsync              do not sync each label to disk before acknowledging it: a killed server
-                          still loses nothing, a machine crash may lose the last labels (faster)
-  --run-task KEY          import only this task of the run(s)
-  --seed N                seed of the A/B order of a two-run import (default 1)`;
+const IMPORT_FLAGS = defineFlags({
+  task: { type: "string", value: "TASK.json", description: "the Quest task whose dataset the answers become (or --rubric)" },
+  rubric: { type: "string", value: "RUBRIC.yaml", description: "make a single-answer task whose question is the rubric's (or --task)" },
+  data: DATA_FLAG,
+  "run-task": { type: "string", value: "KEY", default: "every task", description: "import only this task of the run(s)" },
+  seed: { type: "string", value: "N", default: "1", description: "seed of the A/B order of a two-run import" },
+});
+
+const TO_RUN_FLAGS = defineFlags({
+  task: { type: "string", value: "NAME", required: true, description: "the imported task (a task id in DIR/tasks)" },
+  data: DATA_FLAG,
+});
+
+export const LABEL_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick label serve",
+    summary:
+      "The labeling web app for human feedback (Quest Data Labeler task format). serve: serve the tasks of DIR (API under /api, the labeling UI at /) until Ctrl-C; the admin token is YARDSTICK_LABEL_ADMIN_TOKEN or generated and printed once.",
+    flags: SERVE_FLAGS,
+  },
+  {
+    command: "yardstick label add-labeler",
+    summary: "Creates a labeler and prints their sign-in token (shown only this once).",
+    positionals: [{ name: "NAME", description: "the labeler's name (1 to 64 letters, digits, spaces or _ . @ -)" }],
+    flags: ADD_LABELER_FLAGS,
+  },
+  {
+    command: "yardstick label import",
+    usage: [
+      "yardstick label import RUN [RUN2] --task TASK.json [--data DIR] [--run-task KEY] [--seed N]",
+      "yardstick label import RUN --rubric RUBRIC.yaml [--data DIR] [--run-task KEY]",
+    ],
+    summary:
+      'Turns a run\'s answers (or two runs\' answers side by side, in a random order that is recorded) into the dataset TASK.json names, and copies TASK.json (and the rubric it names) into DIR/tasks; with --rubric, makes a single-answer task whose question is the rubric\'s (DIR/tasks/<rubric id>.json, labels comparable with a rubric judge\'s by "yardstick agreement").',
+    positionals: [
+      { name: "RUN", description: "a run store" },
+      { name: "[RUN2]", description: "a second run store, answers shown side by side (not with --rubric)" },
+    ],
+    flags: IMPORT_FLAGS,
+  },
+  {
+    command: "yardstick label to-run",
+    summary: "Writes the labels of an imported task into the runs as label-stage records.",
+    positionals: [{ name: "RUN...", description: "the run folder(s) the task was imported from" }],
+    flags: TO_RUN_FLAGS,
+  },
+];
 
 const AdminToken = z
   .string()
@@ -72,7 +112,7 @@ export async function labelCommand(argv: string[], io: CliIO, stop?: AbortSignal
 }
 
 function addLabeler(argv: string[], io: CliIO): number {
-  const { values, positionals } = parseFlags(argv, { data: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, ADD_LABELER_FLAGS);
   if (positionals.length !== 1) throw new UsageError("label add-labeler: give exactly one NAME");
   const name = checkFlag("NAME", LabelerName, positionals[0]);
   const store = new LabelStore(dataDir(io, values.data));
@@ -89,17 +129,11 @@ function addLabeler(argv: string[], io: CliIO): number {
 }
 
 async function serve(argv: string[], io: CliIO, stop?: AbortSignal): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    data: { type: "string" },
-    port: { type: "string" },
-    host: { type: "string" },
-    "labels-per-sample": { type: "string" },
-    "no-fsync": { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, SERVE_FLAGS);
   if (positionals.length > 0) throw new UsageError(`label serve: unexpected argument "${positionals[0]}"`);
   const port = checkFlag("port", z.union([z.literal("0").transform(() => 0), intFlag(1, 65535)]), values.port ?? "0");
-  const host = checkFlag("host", z.string().min(1).max(255), values.host ?? "127.0.0.1");
-  const perSample = checkFlag("labels-per-sample", intFlag(1, 1000), values["labels-per-sample"] ?? "1");
+  const host = checkFlag("host", z.string().min(1).max(255), values.host ?? SERVE_FLAGS.host.default);
+  const perSample = checkFlag("labels-per-sample", intFlag(1, 1000), values["labels-per-sample"] ?? SERVE_FLAGS["labels-per-sample"].default);
   const envToken = io.env.YARDSTICK_LABEL_ADMIN_TOKEN;
   const adminToken = envToken === undefined || envToken === "" ? undefined : checkFlag("YARDSTICK_LABEL_ADMIN_TOKEN", AdminToken, envToken);
   const server = createLabelingServer({ dataDir: dataDir(io, values.data), adminToken, labelsPerSample: perSample, fsync: !values["no-fsync"] });
@@ -121,17 +155,11 @@ async function serve(argv: string[], io: CliIO, stop?: AbortSignal): Promise<num
 }
 
 async function importRuns(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    task: { type: "string" },
-    rubric: { type: "string" },
-    data: { type: "string" },
-    "run-task": { type: "string" },
-    seed: { type: "string" },
-  });
+  const { values, positionals } = parseFlags(argv, IMPORT_FLAGS);
   if (positionals.length < 1 || positionals.length > 2) throw new UsageError("label import: give one run folder, or two for a comparison");
   if (!values.task === !values.rubric) throw new UsageError("label import: give --task TASK.json, or --rubric RUBRIC.yaml to make a task from a rubric");
   if (values.rubric && positionals.length === 2) throw new UsageError("label import: a rubric rates one answer at a time; import one run with --rubric");
-  const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? "1");
+  const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? IMPORT_FLAGS.seed.default);
   const dir = dataDir(io, values.data);
   const source = values.rubric ? await taskOfRubric(dir, resolve(io.cwd, values.rubric)) : taskOfFile(dir, resolve(io.cwd, values.task!));
   const { task, taskFile } = source;
@@ -224,7 +252,7 @@ async function taskOfRubric(dir: string, rubricFile: string): Promise<TaskSource
 }
 
 async function toRun(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { task: { type: "string" }, data: { type: "string" } });
+  const { values, positionals } = parseFlags(argv, TO_RUN_FLAGS);
   if (positionals.length < 1) throw new UsageError("label to-run: give the run folder(s) the task was imported from");
   if (!values.task) throw new UsageError("label to-run: --task NAME (a task id in DIR/tasks) is required");
   const folder = loadDataFolder(dataDir(io, values.data));
