@@ -1,3 +1,5 @@
+// Type-only: this module must load without any other @yardstick package but spatial (see its test).
+import type { CliCommandSpec } from "@yardstick/core";
 import type { CliIO } from "./io.js";
 import { spatialSolverPolicy } from "./spatial-policy.js";
 
@@ -20,9 +22,22 @@ export async function devServerCommand(argv: string[], io: CliIO): Promise<numbe
   }
   return testing.runDevServerCli(argv, {
     policies: { "spatial-solver": spatialSolverPolicy },
+    command: "yardstick dev-server",
+    terminal: io.stdout,
     stdout: (line) => io.stdout.write(`${line}\n`),
     stderr: (line) => io.stderr.write(`${line}\n`),
   });
+}
+
+/** The dev server's help (its option table lives in @yardstick/testing), or none when that is not installed. */
+export async function devServerHelp(): Promise<readonly CliCommandSpec[]> {
+  try {
+    const { DEV_SERVER_HELP } = await import("@yardstick/testing");
+    return [{ ...DEV_SERVER_HELP, command: "yardstick dev-server" }];
+  } catch (err) {
+    if (!isMissingPackage(err, "@yardstick/testing")) throw err;
+    return [{ command: "yardstick dev-server", summary: DEV_SERVER_MISSING, flags: {} }];
+  }
 }
 
 /** True when `err` says `name` itself is not installed (not one of its own dependencies). */
