@@ -1,71 +1,157 @@
-import { YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, closestName, formatCommandsHelp, formatParagraph, formatTable, helpWidth, YardstickError } from "@yardstick/core";
 import { UsageError } from "./args.js";
 import type { CliIO } from "./io.js";
 import { printError } from "./report-error.js";
 
-export const USAGE = `yardstick — evaluate large language models
-
-usage: yardstick <command> [options]
-
-commands:
-  run <config...>      evaluate tasks against a model and write a run store
-  validate <config...> check config files without running them
-  ls <config...>       list the tasks of configs and whether each runs here
-  score                score prediction/reference files with a metric (like sacrebleu's CLI)
-  score-run RUN        re-score a stored run (no request sent), with its own or other metrics
-  export RUN --format ultraeval --out DIR   write a scored run in UltraEval's output layout
-  merge SHARD... --out DIR   join the shard stores of one run and score them
-  compare A B          paired comparison of two run stores
-  agreement RUN [LABELS]   judge–human agreement: kappa, Krippendorff's alpha, confusion, disagreements
-  spatial              generate, describe and audit the spatial-reasoning benchmark
-  dev-server           start the local OpenAI-compatible server used by tests and the demo
-  cache info|clear|prune   show or trim the shared request cache
-  report RUN... [--out FILE]   write the self-contained HTML report of run stores
-  view RUN... [--port N]       serve the HTML report on 127.0.0.1
-  show RUN --task T [--sample ID]   print one sample: prompt, answer, extracted answer, gold, scores
-  schema DIALECT       print the JSON Schema of a config dialect (seahelm, ultraeval)
-  label serve|add-labeler      the labeling web app for human feedback (Quest task format)
-
-run "yardstick <command> --help" for a command's options.`;
-
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
-const commands: Record<string, () => Promise<Command>> = {
-  run: async () => (await import("./run-command.js")).runCommand,
-  validate: async () => (await import("./validate-command.js")).validateCommand,
-  ls: async () => (await import("./ls-command.js")).lsCommand,
-  score: async () => (await import("./score-command.js")).scoreCommand,
-  compare: async () => (await import("./compare-command.js")).compareCommand,
-  agreement: async () => (await import("./agreement-command.js")).agreementCommand,
-  "score-run": async () => (await import("./score-run-command.js")).scoreRunCommand,
-  export: async () => (await import("./export-command.js")).exportCommand,
-  merge: async () => (await import("./merge-command.js")).mergeCommand,
-  spatial: async () => (await import("./spatial-command.js")).spatialCommand,
-  "dev-server": async () => (await import("./dev-server-command.js")).devServerCommand,
-  cache: async () => (await import("./cache-command.js")).cacheCommand,
-  report: async () => (await import("./report-command.js")).reportCommand,
-  view: async () => (await import("./view-command.js")).viewCommand,
-  show: async () => (await import("./show-command.js")).showCommand,
-  schema: async () => (await import("./schema-command.js")).schemaCommand,
-  label: async () => (await import("./label-command.js")).labelCommand,
+interface CommandEntry {
+  /** The arguments shown beside the name in the command list. */
+  args: string;
+  /** One line for the command list. */
+  summary: string;
+  load: () => Promise<Command>;
+  /** The option tables the command parses with and renders its help from. */
+  help: () => Promise<readonly CliCommandSpec[]>;
+  /** The command answers --help itself (its subcommands have their own help). */
+  ownHelp?: true;
+}
+
+/** Every command: what `yardstick --help` lists and what `yardstick CMD --help` prints. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  run: {
+    args: "<config...>",
+    summary: "evaluate tasks against a model and write a run store",
+    load: async () => (await import("./run-command.js")).runCommand,
+    help: async () => usageOnly((await import("./run-command.js")).RUN_USAGE),
+  },
+  validate: {
+    args: "<config...>",
+    summary: "check config files without running them",
+    load: async () => (await import("./validate-command.js")).validateCommand,
+    help: async () => (await import("./validate-command.js")).VALIDATE_HELP,
+  },
+  ls: {
+    args: "<config...>",
+    summary: "list the tasks of configs and whether each runs here",
+    load: async () => (await import("./ls-command.js")).lsCommand,
+    help: async () => (await import("./ls-command.js")).LS_HELP,
+  },
+  score: {
+    args: "--pred F --ref F",
+    summary: "score prediction/reference files with a metric (like sacrebleu's CLI)",
+    load: async () => (await import("./score-command.js")).scoreCommand,
+    help: async () => (await import("@yardstick/metrics")).SCORE_HELP,
+    ownHelp: true,
+  },
+  "score-run": {
+    args: "RUN",
+    summary: "re-score a stored run (no request sent), with its own or other metrics",
+    load: async () => (await import("./score-run-command.js")).scoreRunCommand,
+    help: async () => (await import("./score-run-command.js")).SCORE_RUN_HELP,
+  },
+  export: {
+    args: "RUN --out DIR",
+    summary: "write a scored run in another harness's output layout (UltraEval)",
+    load: async () => (await import("./export-command.js")).exportCommand,
+    help: async () => (await import("./export-command.js")).EXPORT_HELP,
+  },
+  merge: {
+    args: "SHARD... --out DIR",
+    summary: "join the shard stores of one run and score them",
+    load: async () => (await import("./merge-command.js")).mergeCommand,
+    help: async () => usageOnly((await import("./merge-command.js")).MERGE_USAGE),
+  },
+  compare: {
+    args: "A B",
+    summary: "paired comparison of two run stores",
+    load: async () => (await import("./compare-command.js")).compareCommand,
+    help: async () => (await import("./compare-command.js")).COMPARE_HELP,
+  },
+  agreement: {
+    args: "RUN [LABELS]",
+    summary: "judge–human agreement: kappa, Krippendorff's alpha, confusion, disagreements",
+    load: async () => (await import("./agreement-command.js")).agreementCommand,
+    help: async () => (await import("./agreement-command.js")).AGREEMENT_HELP,
+  },
+  spatial: {
+    args: "SUBCOMMAND",
+    summary: "generate, describe and audit the spatial-reasoning benchmark",
+    load: async () => (await import("./spatial-command.js")).spatialCommand,
+    help: async () => (await import("@yardstick/spatial")).SPATIAL_HELP,
+    ownHelp: true,
+  },
+  "dev-server": {
+    args: "",
+    summary: "start the local OpenAI-compatible server used by tests and the demo",
+    load: async () => (await import("./dev-server-command.js")).devServerCommand,
+    help: async () => (await import("./dev-server-command.js")).devServerHelp(),
+    ownHelp: true,
+  },
+  cache: {
+    args: "info|clear|prune",
+    summary: "show or trim the shared request cache",
+    load: async () => (await import("./cache-command.js")).cacheCommand,
+    help: async () => (await import("./cache-command.js")).CACHE_HELP,
+  },
+  report: {
+    args: "RUN...",
+    summary: "write the self-contained HTML report of run stores",
+    load: async () => (await import("./report-command.js")).reportCommand,
+    help: async () => (await import("./report-command.js")).REPORT_HELP,
+  },
+  view: {
+    args: "RUN...",
+    summary: "serve the HTML report on 127.0.0.1",
+    load: async () => (await import("./view-command.js")).viewCommand,
+    help: async () => (await import("./view-command.js")).VIEW_HELP,
+  },
+  show: {
+    args: "RUN --task T",
+    summary: "print one sample: prompt, answer, extracted answer, gold, scores",
+    load: async () => (await import("./show-command.js")).showCommand,
+    help: async () => (await import("./show-command.js")).SHOW_HELP,
+  },
+  schema: {
+    args: "DIALECT",
+    summary: "print the JSON Schema of a config dialect (seahelm, ultraeval)",
+    load: async () => (await import("./schema-command.js")).schemaCommand,
+    help: async () => (await import("./schema-command.js")).SCHEMA_HELP,
+  },
+  label: {
+    args: "SUBCOMMAND",
+    summary: "the labeling web app for human feedback (Quest task format)",
+    load: async () => (await import("./label-command.js")).labelCommand,
+    help: async () => (await import("./label-command.js")).LABEL_HELP,
+  },
 };
 
-const usages: Record<string, () => Promise<string>> = {
-  run: async () => (await import("./run-command.js")).RUN_USAGE,
-  validate: async () => (await import("./validate-command.js")).VALIDATE_USAGE,
-  ls: async () => (await import("./ls-command.js")).LS_USAGE,
-  cache: async () => (await import("./cache-command.js")).CACHE_USAGE,
-  report: async () => (await import("./report-command.js")).REPORT_USAGE,
-  view: async () => (await import("./view-command.js")).VIEW_USAGE,
-  show: async () => (await import("./show-command.js")).SHOW_USAGE,
-  schema: async () => (await import("./schema-command.js")).SCHEMA_USAGE,
-  compare: async () => (await import("./compare-command.js")).COMPARE_USAGE,
-  agreement: async () => (await import("./agreement-command.js")).AGREEMENT_USAGE,
-  "score-run": async () => (await import("./score-run-command.js")).SCORE_RUN_USAGE,
-  export: async () => (await import("./export-command.js")).EXPORT_USAGE,
-  merge: async () => (await import("./merge-command.js")).MERGE_USAGE,
-  label: async () => (await import("./label-command.js")).LABEL_USAGE,
-};
+/** `yardstick --help`: the commands, one line each, fitted to the width. */
+export function mainHelp(width = 80): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => [`${name} ${c.args}`.trim(), c.summary] as const);
+  return [
+    "yardstick — evaluate large language models",
+    "",
+    "usage: yardstick <command> [options]",
+    "",
+    "commands:",
+    formatTable(rows, width),
+    "",
+    formatParagraph('run "yardstick <command> --help" (or "yardstick help <command>") for its arguments and flags; "yardstick --version" prints the version.', width),
+  ].join("\n");
+}
+
+/** A command's help: each of its (sub)commands' usage, arguments and flags with their defaults. */
+export async function commandHelp(name: string, width = 80): Promise<string | undefined> {
+  const entry = COMMANDS[name];
+  return entry === undefined ? undefined : formatCommandsHelp(await entry.help(), width);
+}
+
+// TODO(issue 12): run and merge get option tables once the edits in progress there are committed.
+function usageOnly(usage: string): readonly CliCommandSpec[] {
+  const [first = "", ...rest] = usage.split("\n");
+  return [{ command: "", usage: [first.replace(/^usage: /, "")], summary: rest.join(" ").trim(), flags: {} }];
+}
 
 /** Runs one CLI invocation and returns the exit code. Never throws and never prints a stack trace for bad input. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -73,7 +159,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   // `yardstick help CMD` is `yardstick CMD --help`.
   const [name, rest] = first === "help" && args[0] !== undefined ? [args[0], ["--help"]] : [first, args];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout.write(`${USAGE}\n`);
+    io.stdout.write(`${mainHelp(helpWidth(io.stdout))}\n`);
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v" || name === "version") {
@@ -81,56 +167,26 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${packageVersions()["@yardstick/runner"] ?? "unknown"}\n`);
     return 0;
   }
-  const load = commands[name];
-  if (!load) {
-    const near = closest(name, Object.keys(commands));
-    io.stderr.write(`error: unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ""}; commands: ${Object.keys(commands).join(", ")}\n`);
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    const near = closestName(name, Object.keys(COMMANDS));
+    io.stderr.write(`error: unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ""}; commands: ${Object.keys(COMMANDS).join(", ")}\n`);
     return 2;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    const usage = usages[name];
-    // Commands with subcommands of their own (spatial, score, dev-server) print their own help.
-    if (usage) {
-      io.stdout.write(`${await usage()}\n`);
-      return 0;
-    }
+  // Commands with subcommands of their own (spatial, score, dev-server) print their own help.
+  if (!entry.ownHelp && (rest.includes("--help") || rest.includes("-h"))) {
+    io.stdout.write(`${await commandHelp(name, helpWidth(io.stdout))}\n`);
+    return 0;
   }
   try {
-    return await (await load())(rest, io);
+    return await (await entry.load())(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`error: ${err.message}\n`);
-      const usage = usages[name];
-      if (usage) io.stderr.write(`${await usage()}\n`);
+      if (!entry.ownHelp) io.stderr.write(`${await commandHelp(name, helpWidth(io.stderr))}\n`);
       return 2;
     }
     printError(err, io.stderr);
     return YardstickError.isInstance(err) ? 1 : 70;
   }
-}
-
-/** The command nearest to a mistyped one (edit distance at most 2), if any. */
-function closest(typed: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of names) {
-    const d = editDistance(typed, name);
-    if (d < bestDistance) {
-      best = name;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
