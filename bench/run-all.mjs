@@ -15,6 +15,7 @@ const all = {
   spatial: ["spatial/run.mjs", "--count", "5000", "--repeats", "3"],
   report: ["report/run.mjs"],
   labeling: ["labeling/run.mjs", "30", "50", "fsync"],
+  faults: ["faults/run.mjs", "1000", "100"],
   "ultraeval-ppl": ["ultraeval-ppl/run.mjs", "14000", "64"],
 };
 const wanted = process.argv.slice(2);
