@@ -1,6 +1,6 @@
 import { relative, resolve } from "node:path";
 import { detectDialect, listsConfigProblems, listsSuiteGaps, loadTasks } from "@yardstick/config";
-import { type ConfigDialectV1, ConfigError, type Registry } from "@yardstick/core";
+import { type CliCommandSpec, type ConfigDialectV1, ConfigError, defineFlags, type Registry } from "@yardstick/core";
 import { parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
@@ -8,19 +8,23 @@ import type { CliIO } from "./io.js";
 import { hubDataStatuses, hubDataUnrunnable, hubDownloadNotes } from "./hub-data-status.js";
 import { findUnrunnable, type UnrunnableTask } from "./tasks.js";
 
-export const VALIDATE_USAGE = `usage: yardstick validate <config-file-or-folder>... [--suite NAME] [--strict] [--plugin PACKAGE ...] [--schema-only] [--quiet]
+const VALIDATE_FLAGS = defineFlags({
+  suite: { type: "string", value: "NAME", description: "only the tasks of a named suite (SEA-HELM's task_config.yaml)" },
+  strict: { type: "boolean", description: "tasks that cannot run here, and suite entries that select nothing, are errors (exit 1)" },
+  plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first" },
+  "schema-only": { type: "boolean", description: "check the schema and templates alone" },
+  quiet: { type: "boolean", description: "print nothing when all is well" },
+});
 
-Checks config files without running them: the schema, templates against the first rows of local
-data files, judge prompts against the fields their judge fills, plugin ids and options (the judge's
-too). Exits 1 when a config is invalid. Tasks that are valid but
-cannot run here (no port of a metric, log-probability scoring, a missing data file, ...) are
-listed once each, grouped by reason, as warnings.
-
-  --suite NAME      only the tasks of a named suite (SEA-HELM's task_config.yaml)
-  --strict          tasks that cannot run here are errors (exit 1)
-  --plugin PACKAGE  load a plugin package first (repeatable)
-  --schema-only     check the schema and templates alone
-  --quiet           print nothing when all is well`;
+export const VALIDATE_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick validate",
+    summary:
+      "Checks config files without running them: the schema, templates against the first rows of local data files, judge prompts against the fields their judge fills, plugin ids and options (the judge's too). Exits 1 when a config is invalid. Tasks that are valid but cannot run here (no port of a metric, log-probability scoring, a missing data file, ...) are listed once each, grouped by reason, as warnings.",
+    positionals: [{ name: "<config-file-or-folder>...", description: "config files, or folders searched for them (each read by its config dialect)" }],
+    flags: VALIDATE_FLAGS,
+  },
+];
 
 /**
  * `yardstick validate <config...>`: every problem in every file, one per line, without running
@@ -28,13 +32,7 @@ listed once each, grouped by reason, as warnings.
  * refuse (unknown plugin ids, bad plugin options, data yardstick cannot load), unless `--schema-only`.
  */
 export async function validateCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    quiet: { type: "boolean" },
-    strict: { type: "boolean" },
-    suite: { type: "string" },
-    plugin: { type: "string", multiple: true },
-    "schema-only": { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, VALIDATE_FLAGS);
   const paths = requireConfigPaths(positionals, "validate").map((p) => resolve(io.cwd, p));
   let registry: Registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   // --plugin packages come first: they may bring the dialect a path is in.
