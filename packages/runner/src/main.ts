@@ -44,6 +44,12 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     help: async () => (await import("@yardstick/metrics")).SCORE_HELP,
     ownHelp: true,
   },
+  prompts: {
+    args: "<config...>",
+    summary: "print the requests a run would send, as JSON lines (no model needed)",
+    load: async () => (await import("./prompts-command.js")).promptsCommand,
+    help: async () => (await import("./prompts-command.js")).PROMPTS_HELP,
+  },
   "score-run": {
     args: "RUN",
     summary: "re-score a stored run (no request sent), with its own or other metrics",
