@@ -49,7 +49,7 @@ describe("the SEA-HELM dialect for base models", () => {
     const [spec] = await seahelmDialect.load(QA_MC, { tasks: ["qa-mc"], languages: ["jv"], baseModel: true, bosToken: "<s>" });
     expect(spec!.endpoint).toBe("completion");
     expect(spec!.fewshot).toBe(5);
-    expect(spec!.generation).toEqual({ seed: 1234, maxTokens: 16, stop: ["\n\n"] });
+    expect(spec!.generation).toEqual({ seed: 1234, maxTokens: 16, stop: ["\n\n"], stopAtFirst: "Jawaban:" });
     expect(spec!.prompt.options).toMatchObject({ baseModel: true, bosToken: "<s>", chatTemplate: UPSTREAM_TEMPLATE });
   });
 
@@ -57,7 +57,7 @@ describe("the SEA-HELM dialect for base models", () => {
     const [spec] = await seahelmDialect.load(QA_MC, { tasks: ["qa-mc"], languages: ["jv"], baseModel: true, baseModelEndpoint: "chat", seed: 9 });
     expect(spec!.endpoint).toBe("chat");
     expect(spec!.fewshot).toBe(5);
-    expect(spec!.generation).toEqual({ seed: 9, maxTokens: 16, stop: ["\n\n"] });
+    expect(spec!.generation).toEqual({ seed: 9, maxTokens: 16, stop: ["\n\n"], stopAtFirst: "Jawaban:" });
     expect(spec!.prompt.options?.baseModel).toBeUndefined();
     expect(spec!.prompt.options?.chatTemplate).toBeUndefined();
   });

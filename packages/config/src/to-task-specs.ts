@@ -250,6 +250,8 @@ function buildSpec(
       maxTokens: lang.max_tokens + (settings.thinkTokens ?? 0),
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
       ...(base ? { stop: constants?.few_shot_stop_tokens ?? ["\n\n"] } : {}),
+      // Upstream's base-model strategy: first up to the answer tag, then the answer (a null tag: one pass).
+      ...(base && tag ? { stopAtFirst: tag } : {}),
     },
     postprocessors,
     metrics,

@@ -31,6 +31,12 @@ export interface GenerationParams {
   n?: number;
   /** Extra JSON fields merged into the request body, e.g. vLLM's `chat_template_kwargs`. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Generate in two passes (SEA-HELM's base-model strategy): the first stops at this string (the
+   * answer tag, kept in the answer), the second continues from there within the `maxTokens` left;
+   * the answer is both texts. The engine makes the two requests; providers never send this field.
+   */
+  stopAtFirst?: string;
   /** Tools the model may call (chat requests). */
   tools?: ToolDefinition[];
   /** "auto" (default), "required", or `{ name }` to force one tool: a forced choice needs no free-text parsing. */

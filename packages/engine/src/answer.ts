@@ -25,6 +25,7 @@ import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, to
 import type { RunStore } from "./run-store.js";
 import { inShard } from "./shard.js";
 import { buildLoglikelihoodRequest, buildTurnRequest } from "./turn-request.js";
+import { withTwoPassGeneration } from "./two-pass-generation.js";
 import { countJsonlRows, withLabels } from "./task-data.js";
 
 export interface AnswerSettings {
@@ -92,11 +93,14 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   const identity = settings.modelIdentity ?? model.identity();
   const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
-  const asker: AskDeps = { model, identity, store, cache: settings.cache, failFast, progress };
+  // Requests with `stopAtFirst` (SEA-HELM base models) are answered in two passes, stored as one answer.
+  const asker: AskDeps = { model: withTwoPassGeneration(model), identity, store, cache: settings.cache, failFast, progress };
   progress.plan?.(settings.tasks.length);
   // In batch mode the provider's limiter sees no request: the display counts the requests waiting in batches.
   progress.watchConcurrency?.(settings.batchApi ? undefined : limiterReading(model));
   if (settings.batchApi) {
+    const twoPass = settings.tasks.find((t) => t.generation.stopAtFirst !== undefined);
+    if (twoPass) throw new ConfigError(`task ${twoPass.key} generates in two passes (a base model's answer tag first), which a batch API cannot do: run it without --batch`);
     const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "generate" as const, log: settings.log };
     asker.batch = (await createBatchAnswers(batch)).ask;
   }

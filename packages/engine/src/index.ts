@@ -3,6 +3,7 @@ export * from "./answer.js";
 export { examplesFor, loadExamplePool } from "./fewshot-examples.js";
 export * from "./preview-requests.js";
 export * from "./turn-request.js";
+export { withTwoPassGeneration } from "./two-pass-generation.js";
 export { type BatchAnswers, type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 export * from "./canonical-json.js";
 export * from "./evaluate.js";

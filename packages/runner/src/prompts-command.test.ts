@@ -127,7 +127,7 @@ describe("yardstick prompts: SEA-HELM's assembly on the corpus samples (qa-mc, j
     expect(lines).toHaveLength(3);
     for (const [i, line] of lines.entries()) {
       const expected = baseModelText(seahelmConversation(DATA[i]!, EXAMPLES.slice(0, 5)));
-      expect(line.request).toEqual({ kind: "completion", prompt: expected, params: { seed: 1234, maxTokens: 16, stop: ["\n\n"] } });
+      expect(line.request).toEqual({ kind: "completion", prompt: expected, params: { seed: 1234, maxTokens: 16, stop: ["\n\n"], stopAtFirst: "Jawaban:" } });
     }
     expect(lines[0]!.request.prompt!.startsWith("Sampeyan bakal")).toBe(true);
     expect(lines[0]!.request.prompt!.endsWith("D: Ilen-ilen dalan raya\n\n")).toBe(true);
@@ -147,7 +147,7 @@ describe("yardstick prompts: SEA-HELM's assembly on the corpus samples (qa-mc, j
       expect(line.request).toEqual({
         kind: "chat",
         messages: seahelmConversation(DATA[i]!, EXAMPLES.slice(0, 5)),
-        params: { seed: 1234, maxTokens: 16, stop: ["\n\n"] },
+        params: { seed: 1234, maxTokens: 16, stop: ["\n\n"], stopAtFirst: "Jawaban:" },
       });
     }
   });
@@ -177,6 +177,9 @@ describe("the requests a run sends are the ones `prompts` prints", () => {
       port: 0,
       policy: (req) => {
         bodies.push(req.body);
+        // A base model's second pass continues after the answer tag.
+        if (req.endpoint === "completion") return req.prompt!.endsWith("Jawaban:") ? " A" : "Let me see. Jawaban: A";
+        if (req.messages?.at(-1)?.role === "assistant") return " A";
         return req.lastUserText.includes("second question") ? "second answer" : "Jawaban: A";
       },
     });
@@ -207,14 +210,46 @@ describe("the requests a run sends are the ones `prompts` prints", () => {
     for (const line of lines) expect(byId.get(line.sample)).toEqual(line.request);
   });
 
-  it("base model: the completion prompt the server gets is the printed one (BOS included)", async () => {
+  it("base model: two passes, the first with the printed prompt up to the answer tag, the second continuing it", async () => {
     bodies.length = 0;
     const out = join(mkdtempSync(join(tmpdir(), "yardstick-prompts-run-")), "run");
     const args = [...QA_ARGS, "--base-model", "--bos-token", "<s>", "--seed", "7"];
     await run(args, out);
     const { lines } = await prompts(args);
-    expect(bodies.map((b) => b.prompt).sort()).toEqual(lines.map((l) => l.request.prompt).sort());
-    expect(bodies.every((b) => b.seed === 7 && JSON.stringify(b.stop) === '["\\n\\n"]')).toBe(true);
+    const printed = lines.map((l) => l.request.prompt!);
+    expect(printed.every((p) => p.startsWith("<s>Sampeyan"))).toBe(true);
+    const firsts = bodies.filter((b) => printed.includes(b.prompt as string));
+    const seconds = bodies.filter((b) => !printed.includes(b.prompt as string));
+    expect(firsts).toHaveLength(3);
+    expect(seconds).toHaveLength(3);
+    for (const b of firsts) expect(b).toMatchObject({ seed: 7, max_tokens: 16, stop: ["Jawaban:"], include_stop_str_in_output: true });
+    for (const b of seconds) {
+      // The first pass's text, the answer tag put back (the dev server drops stop strings), after the printed prompt.
+      expect(printed).toContain((b.prompt as string).slice(0, -"Let me see. Jawaban:".length));
+      expect((b.prompt as string).endsWith("\n\nLet me see. Jawaban:")).toBe(true);
+      expect(b).toMatchObject({ seed: 7, stop: ["\n\n"] });
+      expect(b.max_tokens as number).toBeLessThan(16);
+      expect(b.max_tokens as number).toBeGreaterThan(0);
+      expect(b).not.toHaveProperty("stopAtFirst");
+      expect(b).not.toHaveProperty("include_stop_str_in_output");
+    }
+    // One stored answer per sample: both passes joined; the stored request is the printed one.
+    const records = stored(out) as unknown as { sample: string; request: unknown; choices: { text: string }[] }[];
+    expect(records.map((r) => r.choices[0]!.text)).toEqual(["Let me see. Jawaban: A", "Let me see. Jawaban: A", "Let me see. Jawaban: A"]);
+    const byId = new Map(records.map((r) => [r.sample, r.request]));
+    for (const line of lines) expect(byId.get(line.sample)).toEqual(line.request);
+  });
+
+  it("base model behind a chat endpoint: the second pass continues the first as the final assistant message", async () => {
+    bodies.length = 0;
+    const out = join(mkdtempSync(join(tmpdir(), "yardstick-prompts-run-")), "run");
+    await run([...QA_ARGS, "--limit", "1", "--base-model", "--endpoint", "chat"], out);
+    expect(bodies).toHaveLength(2);
+    const [first, second] = bodies as { messages: { role: string; content: string }[] }[];
+    expect(first).toMatchObject({ stop: ["Jawaban:"], include_stop_str_in_output: true });
+    expect(second!.messages).toEqual([...first!.messages, { role: "assistant", content: "Jawaban:" }]);
+    expect(second).toMatchObject({ stop: ["\n\n"], continue_final_message: true, add_generation_prompt: false });
+    expect(stored(out).map((r) => (r as unknown as { choices: { text: string }[] }).choices[0]!.text)).toEqual(["Jawaban: A"]);
   });
 
   it("multi-turn: turn 1 only without a run store (and says so); turn 2 from the stored answer with --from", async () => {
