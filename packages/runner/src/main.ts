@@ -23,7 +23,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     args: "<config...>",
     summary: "evaluate tasks against a model and write a run store",
     load: async () => (await import("./run-command.js")).runCommand,
-    help: async () => usageOnly((await import("./run-command.js")).RUN_USAGE),
+    help: async () => (await import("./run-command.js")).RUN_HELP,
   },
   validate: {
     args: "<config...>",

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { join, resolve } from "node:path";
-import { ConfigError, type GenerationParams, type Registry } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, defineFlags, type GenerationParams, type Registry } from "@yardstick/core";
 import { type RunEstimate, appendRunSession, createProgressReporter, createRunStats, formatRunSummary, formatUsd, parseShard } from "@yardstick/engine";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPaths } from "./args.js";
@@ -15,56 +15,80 @@ import { formatEstimate, loadPrices } from "./cost.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 import { BASE_MODEL_FLAGS, baseModelLoadOptions } from "./base-model-flags.js";
 
-export const RUN_USAGE =
-  "usage: yardstick run <config-file-or-folder>... --model <provider>:<model-id> [--base-url URL ...] [--api-key-env NAME] [--tasks a,b] [--langs id,th] [--suite NAME] [--num-fewshot N] [--reasoning] [--base-model [--bos-token S] [--endpoint completion|chat]] [--limit N] [--out DIR] [--concurrency N] [--seed N] [--no-cache] [--plugin PACKAGE ...] [--max-attempts N] [--timeout-ms N] [--temperature X] [--top-p X] [--max-tokens N] [--stop S ...] [--extra-body JSON] [--skip-unsupported] [--shard I/N] [--model-revision REV] [--no-report] [--judge-model P:M] [--judge-base-url URL ...] [--judge-api-key-env NAME] [--baseline RUN] [--batch] [--batch-poll-seconds S] [--dry-run] [--max-cost USD] [--prices FILE] [--quiet]";
+const RUN_FLAGS = defineFlags({
+  model: {
+    type: "string",
+    value: "PROVIDER:MODEL",
+    required: true,
+    description: "the model to evaluate: openai-compatible:<id> (alias openai:), anthropic:<id>, baseline:random, baseline:majority, or <provider>:<id> of a plugin",
+  },
+  "base-url": { type: "string", multiple: true, value: "URL", description: "the server's OpenAI-compatible base URL, ending in /v1; several are used round robin" },
+  "api-key-env": { type: "string", value: "NAME", default: "no key", description: "the environment variable holding the API key (sent only in the auth header)" },
+  tasks: { type: "string", value: "a,b", default: "every task", description: "only these tasks or aggregation groups" },
+  langs: { type: "string", value: "x,y", default: "every language", description: "only these languages" },
+  suite: { type: "string", value: "NAME", description: "only the tasks of a named suite (SEA-HELM's task_config.yaml), in its order" },
+  "num-fewshot": { type: "string", value: "N", default: "each config's count", description: "few-shot examples per prompt" },
+  reasoning: { type: "boolean", description: "the model thinks before it answers: SEA-HELM's max_think_tokens added to every max_tokens" },
+  ...BASE_MODEL_FLAGS,
+  limit: { type: "string", value: "N", default: "every sample", description: "only the first N samples of each task" },
+  out: {
+    type: "string",
+    value: "DIR",
+    default: "runs/<model>-<fingerprint>",
+    description: "the run store; the same command again resumes it",
+  },
+  concurrency: { type: "string", value: "N", default: "16", description: "requests in flight at once" },
+  seed: { type: "string", value: "N", default: "1234", description: "seed of the run's draws (UltraEval few-shot examples, intervals, baseline:random); given, also sent as the request seed" },
+  "no-cache": { type: "boolean", description: "ask the server again instead of answering from the request cache" },
+  plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first" },
+  "max-attempts": { type: "string", value: "N", default: "6", description: "attempts per request before it fails for good" },
+  "timeout-ms": {
+    type: "string",
+    value: "N",
+    default: "openai-compatible 120000, anthropic 600000",
+    description: "time limit of one attempt",
+  },
+  temperature: { type: "string", value: "X", default: "the config's", description: "sampling temperature for every task (enters the fingerprint)" },
+  "top-p": { type: "string", value: "X", default: "the config's", description: "nucleus sampling for every task" },
+  "max-tokens": { type: "string", value: "N", default: "the config's", description: "completion token limit for every task" },
+  stop: { type: "string", multiple: true, value: "S", default: "the config's", description: "a stop string for every task" },
+  "extra-body": { type: "string", value: "JSON", description: "a JSON object merged into every request body (e.g. vLLM's chat_template_kwargs)" },
+  "skip-unsupported": { type: "boolean", description: "leave out (and name) the tasks that cannot run here instead of refusing the run" },
+  shard: { type: "string", value: "I/N", default: "the whole run", description: "answer only shard I of N (join the shards with yardstick merge)" },
+  "model-revision": { type: "string", value: "REV", description: "the model's revision, part of its cache identity" },
+  "no-report": { type: "boolean", description: "do not write report.html into the run store" },
+  "judge-model": { type: "string", value: "P:M", default: "the judge model the config names", description: "the judge model of judged tasks, built like --model" },
+  "judge-base-url": { type: "string", multiple: true, value: "URL", default: "--base-url", description: "the judge model's base URL" },
+  "judge-api-key-env": { type: "string", value: "NAME", default: "no key", description: "the environment variable holding the judge's API key" },
+  baseline: { type: "string", value: "RUN", description: "a finished run whose answers pairwise judges compare against" },
+  "dry-run": { type: "boolean", description: "print the requests, tokens, cost and time a run would spend now, and send nothing" },
+  batch: { type: "boolean", description: "send the requests through the provider's batch API (OpenAI Batch, Anthropic Message Batches)" },
+  "batch-poll-seconds": { type: "string", value: "S", default: "60", description: "longest wait between polls of a batch (with --batch)" },
+  "max-cost": { type: "string", value: "USD", default: "no limit", description: "refuse or stop a run whose spend would cross this" },
+  prices: { type: "string", value: "FILE", default: "the built-in prices", description: "a YAML or JSON price file adding to and overriding the built-in prices" },
+  quiet: { type: "boolean", description: "no progress display or log lines on stderr (the results table is still printed)" },
+});
+
+export const RUN_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick run",
+    summary:
+      "Evaluates the tasks of the configs against a model: answers every sample into a run store, judges the judged tasks, scores the store, prints the results table and writes results.json and report.html. Stopped or killed, the same command continues where it stopped.",
+    positionals: [{ name: "<config-file-or-folder>...", description: "config files, or folders searched for them (each read by its config dialect)" }],
+    flags: RUN_FLAGS,
+  },
+];
 
 export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
   // The counters behind the progress display and run-stats.json (kept with --quiet too); the wall time counts from here.
   const runStats = createRunStats();
-  const { values, positionals } = parseFlags(argv, {
-    model: { type: "string" },
-    "base-url": { type: "string", multiple: true },
-    "api-key-env": { type: "string" },
-    tasks: { type: "string" },
-    langs: { type: "string" },
-    suite: { type: "string" },
-    "num-fewshot": { type: "string" },
-    reasoning: { type: "boolean" },
-    limit: { type: "string" },
-    out: { type: "string" },
-    concurrency: { type: "string" },
-    seed: { type: "string" },
-    "no-cache": { type: "boolean" },
-    plugin: { type: "string", multiple: true },
-    "max-attempts": { type: "string" },
-    temperature: { type: "string" },
-    "top-p": { type: "string" },
-    "max-tokens": { type: "string" },
-    stop: { type: "string", multiple: true },
-    "extra-body": { type: "string" },
-    "timeout-ms": { type: "string" },
-    quiet: { type: "boolean" },
-    "skip-unsupported": { type: "boolean" },
-    shard: { type: "string" },
-    "model-revision": { type: "string" },
-    "no-report": { type: "boolean" },
-    "judge-model": { type: "string" },
-    "judge-base-url": { type: "string", multiple: true },
-    "judge-api-key-env": { type: "string" },
-    baseline: { type: "string" },
-    "dry-run": { type: "boolean" },
-    batch: { type: "boolean" },
-    "batch-poll-seconds": { type: "string" },
-    "max-cost": { type: "string" },
-    prices: { type: "string" },
-    ...BASE_MODEL_FLAGS,
-  });
+  const { values, positionals } = parseFlags(argv, RUN_FLAGS);
   const configPaths = requireConfigPaths(positionals, "run");
   const modelSpec = checkFlag("model", z.string({ message: "required, e.g. --model openai-compatible:Qwen/Qwen3-8B" }).min(1), values.model);
   const numFewshot = values["num-fewshot"] === undefined ? undefined : checkFlag("num-fewshot", intFlag(0, 1000), values["num-fewshot"]);
   const limit = values.limit === undefined ? undefined : checkFlag("limit", intFlag(1), values.limit);
-  const concurrency = values.concurrency === undefined ? 16 : checkFlag("concurrency", intFlag(1, 4096), values.concurrency);
-  const seed = values.seed === undefined ? 1234 : checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed);
+  const concurrency = checkFlag("concurrency", intFlag(1, 4096), values.concurrency ?? RUN_FLAGS.concurrency.default);
+  const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? RUN_FLAGS.seed.default);
   const generation = generationOverrides(values, values.seed === undefined ? undefined : seed);
   const maxAttempts = values["max-attempts"] === undefined ? undefined : checkFlag("max-attempts", intFlag(1, 100), values["max-attempts"]);
   const timeoutMs = values["timeout-ms"] === undefined ? undefined : checkFlag("timeout-ms", intFlag(1), values["timeout-ms"]);
