@@ -252,6 +252,34 @@ describe("the requests a run sends are the ones `prompts` prints", () => {
     expect(stored(out).map((r) => (r as unknown as { choices: { text: string }[] }).choices[0]!.text)).toEqual(["Jawaban: A"]);
   });
 
+  it("loglikelihood tasks (UltraEval ppl): the context and continuations the run scores", async () => {
+    const root = mkdtempSync(join(tmpdir(), "yardstick-prompts-ue-"));
+    mkdirSync(join(root, "datasets", "hellaswag", "config"), { recursive: true });
+    mkdirSync(join(root, "datasets", "hellaswag", "data"), { recursive: true });
+    const config = {
+      task_name: "activities",
+      path: "datasets/hellaswag/data/activities.jsonl",
+      description: "",
+      transform: "datasets/hellaswag/transform_ppl_v1.py",
+      fewshot: 0,
+      generate: { method: "loglikelihood", params: "" },
+      postprocess: "general_torch_ppl_norm",
+      metric: { accuracy: { evaluation: { type: "log_prob" } } },
+    };
+    writeFileSync(join(root, "datasets", "hellaswag", "config", "activities_ppl.json"), JSON.stringify(config));
+    const row = { passage: "", activity_label: "Cooking", question: "She cracks an egg", answer: "", target_scores: { "into the pan.": 1, "onto the roof.": 0 } };
+    writeFileSync(join(root, "datasets", "hellaswag", "data", "activities.jsonl"), `${JSON.stringify(row)}\n`);
+    const { lines } = await prompts([join(root, "datasets")]);
+    expect(lines).toHaveLength(1);
+    const request = lines[0]!.request as unknown as { kind: string; context: string; continuations: string[] };
+    expect(request.kind).toBe("loglikelihood");
+    expect(request.context).toContain("She cracks an egg");
+    expect(request.continuations.map((c) => c.trim())).toEqual(["into the pan.", "onto the roof."]);
+    const out = join(root, "run");
+    await run([join(root, "datasets")], out);
+    expect(stored(out)[0]!.request).toEqual(lines[0]!.request);
+  });
+
   it("multi-turn: turn 1 only without a run store (and says so); turn 2 from the stored answer with --from", async () => {
     const dir = mkdtempSync(join(tmpdir(), "yardstick-prompts-mt-"));
     const taskDir = join(dir, "seahelm_tasks", "multi_turn", "chat");
