@@ -1,8 +1,8 @@
-import { type ParseArgsConfig, parseArgs } from "node:util";
+import { parseArgs } from "node:util";
 import { type CliFlags, ConfigError, closestName, type ParseArgsOptionsOf, parseArgsOptions } from "@yardstick/core";
 import { z } from "zod";
 
-/** A command-line usage error: printed with the command's usage line, exit code 2. */
+/** A command-line usage error: printed with the command's help, exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -10,23 +10,19 @@ export class UsageError extends Error {
   }
 }
 
-// TODO(issue 12): plain parseArgs options are accepted only until run and merge have their option tables.
-type LegacyOptions = NonNullable<ParseArgsConfig["options"]>;
-type OptionsOf<F> = F extends CliFlags ? ParseArgsOptionsOf<F> : F;
-
 /**
  * Parses argv with a command's option table (the same table its help is rendered from, so every
  * accepted flag is documented). An unknown flag names the closest known one.
  */
-export function parseFlags<F extends CliFlags | LegacyOptions>(
+export function parseFlags<F extends CliFlags>(
   argv: string[],
   flags: F,
 ): {
-  values: ReturnType<typeof parseArgs<{ options: OptionsOf<F>; allowPositionals: true; strict: true; args: string[] }>>["values"];
+  values: ReturnType<typeof parseArgs<{ options: ParseArgsOptionsOf<F>; allowPositionals: true; strict: true; args: string[] }>>["values"];
   positionals: string[];
 } {
   try {
-    const r = parseArgs({ args: argv, options: parseArgsOptions(flags as CliFlags), allowPositionals: true, strict: true });
+    const r = parseArgs({ args: argv, options: parseArgsOptions(flags), allowPositionals: true, strict: true });
     return { values: r.values as never, positionals: r.positionals };
   } catch (err) {
     const message = err instanceof Error ? err.message.replace(/\. To specify.*$/s, "") : String(err);

@@ -66,7 +66,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     args: "SHARD... --out DIR",
     summary: "join the shard stores of one run and score them",
     load: async () => (await import("./merge-command.js")).mergeCommand,
-    help: async () => usageOnly((await import("./merge-command.js")).MERGE_USAGE),
+    help: async () => (await import("./merge-command.js")).MERGE_HELP,
   },
   compare: {
     args: "A B",
@@ -151,12 +151,6 @@ export function mainHelp(width = 80): string {
 export async function commandHelp(name: string, width = 80): Promise<string | undefined> {
   const entry = COMMANDS[name];
   return entry === undefined ? undefined : formatCommandsHelp(await entry.help(), width);
-}
-
-// TODO(issue 12): run and merge get option tables once the edits in progress there are committed.
-function usageOnly(usage: string): readonly CliCommandSpec[] {
-  const [first = "", ...rest] = usage.split("\n");
-  return [{ command: "", usage: [first.replace(/^usage: /, "")], summary: rest.join(" ").trim(), flags: {} }];
 }
 
 /** Runs one CLI invocation and returns the exit code. Never throws and never prints a stack trace for bad input. */

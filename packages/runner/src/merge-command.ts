@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { TaskSpec } from "@yardstick/core";
+import { type CliCommandSpec, defineFlags, type TaskSpec } from "@yardstick/core";
 import { RunStore, mergeRunStores, scoreStore } from "@yardstick/engine";
 import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { UsageError, parseFlags } from "./args.js";
@@ -9,18 +9,24 @@ import type { CliIO } from "./io.js";
 import { formatResultsTable } from "./table.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
-export const MERGE_USAGE = `usage: yardstick merge SHARD_DIR... --out DIR [--plugin PACKAGE ...] [--quiet]
+const MERGE_FLAGS = defineFlags({
+  out: { type: "string", value: "DIR", required: true, description: "a new folder for the merged store" },
+  plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first (the run's own plugins are loaded too)" },
+  quiet: { type: "boolean", description: "do not print what was merged and where results were written" },
+});
 
-Joins the run stores of the shards of one run (yardstick run ... --shard i/n, i = 1..n) into a new
-store at DIR and scores it; the scores equal those of the same run unsharded. Refuses stores of
-different runs or format versions and a missing or repeated shard.`;
+export const MERGE_HELP: readonly CliCommandSpec[] = [
+  {
+    command: "yardstick merge",
+    summary:
+      "Joins the run stores of the shards of one run (yardstick run ... --shard i/n, i = 1..n) into a new store at DIR and scores it; the scores equal those of the same run unsharded. Refuses stores of different runs or format versions and a missing or repeated shard.",
+    positionals: [{ name: "SHARD_DIR...", description: "the run stores of the shards" }],
+    flags: MERGE_FLAGS,
+  },
+];
 
 export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    out: { type: "string" },
-    plugin: { type: "string", multiple: true },
-    quiet: { type: "boolean" },
-  });
+  const { values, positionals } = parseFlags(argv, MERGE_FLAGS);
   if (positionals.length === 0) throw new UsageError("merge: give the shard run folders");
   if (!values.out) throw new UsageError("merge: --out DIR is required (a new folder for the merged store)");
   const log = (m: string): void => {
