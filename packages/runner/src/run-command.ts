@@ -38,7 +38,7 @@ const RUN_FLAGS = defineFlags({
     description: "the run store; the same command again resumes it",
   },
   concurrency: { type: "string", value: "N", default: "16", description: "requests in flight at once" },
-  seed: { type: "string", value: "N", default: "1234", description: "seed of the run's draws (UltraEval few-shot examples, intervals, baseline:random); given, also sent as the request seed" },
+  seed: { type: "string", value: "N", default: "1234", description: "seed of the run's draws (UltraEval few-shot examples, intervals, baseline:random); given, also sent as the request seed (SEA-HELM tasks always send it)" },
   "no-cache": { type: "boolean", description: "ask the server again instead of answering from the request cache" },
   plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first" },
   "max-attempts": { type: "string", value: "N", default: "6", description: "attempts per request before it fails for good" },
