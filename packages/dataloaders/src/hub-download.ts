@@ -103,7 +103,9 @@ export async function downloadHubFile(d: HubFileDownload): Promise<void> {
         lastProblem = `HTTP ${res.status}`;
         delay = parseRetryAfter(res.headers.get("retry-after") ?? undefined);
       } else {
-        throw d.fail(`downloading ${d.name} from the Hub failed: HTTP ${res.status}${res.status === 401 || res.status === 403 ? "; check HF_TOKEN" : ""}`);
+        const advice =
+          res.status === 401 ? "; set HF_TOKEN to a token that can read the dataset" : res.status === 403 ? "; check HF_TOKEN, and accept the dataset's conditions on huggingface.co with its account" : "";
+        throw d.fail(`downloading ${d.name} from the Hub failed: HTTP ${res.status}${advice}`);
       }
     } catch (e) {
       if (DataLoadError.isInstance(e)) throw e;

@@ -172,6 +172,15 @@ describe("seahelm-healthbench / seahelm-aa-lcr: files downloaded from the Hub in
     expect(Object.keys(downloads(server))).toEqual([]);
   });
 
+  it("a load and a fingerprint at once share one download of the file", async () => {
+    const server = await hub({ datasets: {}, files: FILES });
+    const loader = healthbench({ hubCacheDir: tempDir(), endpoint: server.url });
+    const [fingerprint, samples] = await Promise.all([loader.fingerprint!({ subset: "healthbench" }, {}), collect(loader, { subset: "healthbench" })]);
+    expect(samples).toHaveLength(3);
+    expect(fingerprint).toMatch(/^hf:openai\/healthbench@[0-9a-f]{40}:sha256:/);
+    expect(Object.values(downloads(server))).toEqual([1]);
+  });
+
   it("says without a request where a load would get the files: download, cached, unavailable offline, local", async () => {
     const server = await hub({ datasets: {}, files: FILES });
     const cache = tempDir();

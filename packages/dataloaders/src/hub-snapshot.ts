@@ -15,7 +15,7 @@
  * (`hub-download.ts`), into the blobs, then linked into the snapshot and the ref written.
  */
 import { randomBytes } from "node:crypto";
-import { copyFile, mkdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError } from "@yardstick/core";
@@ -75,15 +75,34 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await rename(tmp, file);
 }
 
-/** `snapshots/<commit>/<p>` → the blob, as a relative symlink (a copy where symlinks are not allowed, as huggingface_hub does). */
+/**
+ * `snapshots/<commit>/<p>` → the blob, as a relative symlink (a copy where symlinks are not allowed,
+ * as huggingface_hub does). Made under a temporary name and renamed over, so a reader never finds
+ * the path missing while another load links it.
+ */
 async function linkIntoSnapshot(link: string, blob: string): Promise<void> {
   await mkdir(path.dirname(link), { recursive: true });
-  await rm(link, { force: true });
+  const tmp = `${link}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    await symlink(path.relative(path.dirname(link), blob), link);
+    await symlink(path.relative(path.dirname(link), blob), tmp);
   } catch {
-    await copyFile(blob, link);
+    await copyFile(blob, tmp);
   }
+  await rename(tmp, link);
+}
+
+/**
+ * Downloads of this process by blob: a load and a fingerprint (or two tasks) wanting the same file
+ * at once share one download rather than writing the same partial file twice.
+ */
+const inFlight = new Map<string, Promise<void>>();
+function once(blob: string, download: () => Promise<void>): Promise<void> {
+  let p = inFlight.get(blob);
+  if (p === undefined) {
+    p = download().finally(() => inFlight.delete(blob));
+    inFlight.set(blob, p);
+  }
+  return p;
 }
 
 /** The repo's folder in the hub cache. */
@@ -183,7 +202,7 @@ export async function snapshotFiles(where: SnapshotLocation, paths: readonly str
       const blob = path.join(repoDir, "blobs", etag);
       if ((await sizeOf(blob)) !== size) {
         ctx.log?.(`huggingface: downloading ${p} (${size} bytes) of ${repo} at ${commit.slice(0, 12)}`);
-        await downloadHubFile({
+        await once(blob, () => downloadHubFile({
           url: `${hub}/datasets/${repo}/resolve/${commit}/${encodeRepoPath(p)}`,
           target: blob,
           // huggingface_hub's name for a partial blob: either tool resumes the other's download.
@@ -196,7 +215,7 @@ export async function snapshotFiles(where: SnapshotLocation, paths: readonly str
           settings,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           fail,
-        });
+        }));
       }
       await linkIntoSnapshot(link, blob);
     }

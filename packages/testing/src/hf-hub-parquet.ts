@@ -204,8 +204,8 @@ export function answerResolve(ctx: ParquetRequestContext, rest: string): number 
   }
   if (ctx.cutAfter !== undefined && ctx.cutAfter < body.length) {
     // An interrupted download: part of the body, then the connection drops.
-    // The pause lets the client read the bytes before the drop, as over a real network.
-    ctx.res.write(body.subarray(0, ctx.cutAfter), () => setTimeout(() => ctx.res.socket?.destroy(), 30));
+    // The pause lets the client read the bytes before the drop, as over a real network (long enough on a busy machine).
+    ctx.res.write(body.subarray(0, ctx.cutAfter), () => setTimeout(() => ctx.res.socket?.destroy(), 100));
     return status;
   }
   ctx.res.end(body);
