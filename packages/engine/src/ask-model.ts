@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { ApiCallError, type ModelCallContext, type ModelErrorRecord, type ModelProviderV1, type ModelRequest, type ModelResponse } from "@yardstick/core";
 import type { BatchAsk } from "./batch-answers.js";
 import type { ProgressReporter } from "./progress.js";
@@ -145,6 +146,8 @@ export function createFailFast(after: number, stop: () => void): FailFast {
 /** A stop signal that follows the caller's: aborting it stops taking new work, and fail-fast aborts it too. */
 export function followSignal(signal: AbortSignal | undefined): AbortController {
   const stop = new AbortController();
+  // Requests in flight listen on it (retry sleeps one each): no listener-count warning.
+  setMaxListeners(0, stop.signal);
   signal?.addEventListener("abort", () => stop.abort(), { once: true });
   if (signal?.aborted) stop.abort();
   return stop;

@@ -58,7 +58,6 @@ interface Waiter {
   resolve: (ticket: LimiterTicket) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
 }
 
 export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): AdaptiveLimiter {
@@ -110,13 +109,33 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
       const w = queue[head];
       queue[head++] = undefined;
       if (!w) continue;
-      if (w.onAbort) w.signal?.removeEventListener("abort", w.onAbort);
       w.resolve(admit());
     }
     if (head > 1024 && head * 2 > queue.length) {
       queue = queue.slice(head);
       head = 0;
     }
+  };
+
+  // One abort listener per caller signal, not an add/remove pair per waiter (EventTarget listeners
+  // are costly in Node, and every sample's request may wait here): on abort, the signal's waiters leave.
+  const watched = new WeakSet<AbortSignal>();
+  const watch = (signal: AbortSignal): void => {
+    if (watched.has(signal)) return;
+    watched.add(signal);
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (let i = head; i < queue.length; i++) {
+          const w = queue[i];
+          if (w?.signal === signal) {
+            queue[i] = undefined;
+            w.reject(signal.reason);
+          }
+        }
+      },
+      { once: true },
+    );
   };
 
   return {
@@ -140,16 +159,8 @@ export function createAdaptiveLimiter(settings: AdaptiveLimiterSettings): Adapti
       const ticket = tryAcquire();
       if (ticket) return Promise.resolve(ticket);
       return new Promise<LimiterTicket>((resolve, reject) => {
-        const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
-        const index = queue.length;
-        queue.push(waiter);
-        if (signal) {
-          waiter.onAbort = () => {
-            if (queue[index] === waiter) queue[index] = undefined;
-            reject(signal.reason);
-          };
-          signal.addEventListener("abort", waiter.onAbort, { once: true });
-        }
+        queue.push({ resolve, reject, signal });
+        if (signal) watch(signal);
         drain();
       });
     },
