@@ -172,6 +172,13 @@ describe("seahelm-healthbench / seahelm-aa-lcr: files downloaded from the Hub in
     expect(Object.keys(downloads(server))).toEqual([]);
   });
 
+  it("follows the tree listing's pages to find a file", async () => {
+    const server = await hub({ datasets: {}, files: FILES, treePageSize: 1 });
+    expect(await collect(aaLcr({ hubCacheDir: tempDir(), endpoint: server.url }), {})).toHaveLength(3);
+    const pages = server.stats().log.filter((r) => r.path.includes("/tree/") && !r.path.endsWith("/extracted_text"));
+    expect(pages.map((r) => r.query.cursor ?? "")).toEqual(["", "1", "2"]);
+  });
+
   it("a load and a fingerprint at once share one download of the file", async () => {
     const server = await hub({ datasets: {}, files: FILES });
     const loader = healthbench({ hubCacheDir: tempDir(), endpoint: server.url });

@@ -94,6 +94,8 @@ export interface ParquetRequestContext {
   sendError(status: number, code: string, message: string): number;
   /** A fault cutting the download after this many bytes of the body, if one applies. */
   cutAfter: number | undefined;
+  /** Entries per tree page (the `treePageSize` option); all in one when undefined. */
+  treePageSize?: number | undefined;
   onDownload(range: string | undefined): void;
 }
 
@@ -132,7 +134,14 @@ export function answerTree(ctx: ParquetRequestContext, rest: string): number {
     }
   }
   if (children.size === 0 && dir !== "") return ctx.sendError(404, "EntryNotFound", `${dir} does not exist on "${branch.label}"`);
-  return ctx.send(200, [...children.values()]);
+  const all = [...children.values()];
+  if (ctx.treePageSize === undefined || all.length <= ctx.treePageSize) return ctx.send(200, all);
+  // Pages as the Hub gives them: a `cursor` query parameter, the next page's URL in a `Link` header.
+  const url = new URL(ctx.req.url ?? "/", ctx.baseUrl);
+  const start = Number(url.searchParams.get("cursor") ?? "0") || 0;
+  const end = start + ctx.treePageSize;
+  url.searchParams.set("cursor", String(end));
+  return ctx.send(200, all.slice(start, end), end < all.length ? { link: `<${url.href}>; rel="next"` } : {});
 }
 
 /** A tree entry: an LFS file's `oid` is its pointer file's blob id (here its content's, close enough), with `lfs` giving the content's sha256. */

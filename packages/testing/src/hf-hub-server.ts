@@ -124,6 +124,8 @@ export interface HubServerOptions {
    * listed only here is known to the Hub API.
    */
   files?: HubRepoFiles;
+  /** Tree listings longer than this come in pages (`?cursor=`, `Link: <next>; rel="next"`), as the Hub pages long folders. */
+  treePageSize?: number;
 }
 
 export interface HubServerRequestLog {
@@ -402,6 +404,7 @@ export async function startHubServer(options: HubServerOptions): Promise<HubServ
         send: (status, body, headers) => send(res, status, body, headers),
         sendError: (status, code, message) => sendError(res, status, code, message),
         cutAfter,
+        treePageSize: options.treePageSize,
         onDownload: () => {
           stats.downloads++;
         },
