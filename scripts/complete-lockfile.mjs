@@ -1,10 +1,12 @@
-// Usage: node scripts/complete-lockfile.mjs [package-lock.json]. Run it after `npm install` changes the lockfile.
+// Usage: node scripts/complete-lockfile.mjs [--check] [package-lock.json]. Run it after `npm install` changes the lockfile.
 // npm records an optional platform binary (biome, turbo) only when the registry it resolved against
 // has that version for that platform; a mirror holding only Linux builds leaves the others out and
 // `npm ci` then refuses the lockfile as out of sync. The entries added here are what npm itself
 // writes for them (version, os, cpu, libc, optional); npm skips them on other platforms.
 import fs from "node:fs";
-const file = process.argv[2] ?? "package-lock.json";
+// With --check it writes nothing and exits 1 when entries are missing.
+const check = process.argv.includes("--check");
+const file = process.argv.slice(2).find((a) => a !== "--check") ?? "package-lock.json";
 const lock = JSON.parse(fs.readFileSync(file, "utf8"));
 const platform = (name) => {
   const m = name.match(/(android|darwin|linux|win32|windows)-(arm64|x64|64)(-musl)?$/);
@@ -22,8 +24,12 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     if (!p) continue;
     lock.packages[key] = { version, cpu: [p.cpu], ...(entry.dev ? { dev: true } : {}), ...(p.musl ? { libc: ["musl"] } : p.os === "linux" ? { libc: ["glibc"] } : {}), license: entry.license, optional: true, os: [p.os] };
     added++;
-    console.log(`added ${key}@${version}`);
+    console.log(`${check ? "missing" : "added"} ${key}@${version}`);
   }
+}
+if (check) {
+  console.log(added === 0 ? "the lockfile lists every platform binary" : `${added} entries missing: run node scripts/complete-lockfile.mjs`);
+  process.exit(added === 0 ? 0 : 1);
 }
 const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
 lock.packages = sorted;

@@ -20,12 +20,22 @@ function run(cmd, args) {
   }
 }
 
-// `npm install` with the committed lockfile installs exactly the locked versions. (`npm ci` is not
-// used: npm 11 leaves other platforms' optional packages, such as biome's and turbo's binaries for
-// macOS, out of the lockfile and `npm ci` then refuses it as out of sync.)
+// A fresh checkout (CI's) installs with `npm ci`: exactly the committed lockfile, which
+// scripts/complete-lockfile.mjs keeps acceptable to it. If `npm ci` refuses the lockfile (a
+// package.json changed without it), setup says so and falls back to `npm install` so the tests
+// still run; scripts/lockfile.test.mjs then fails on the same problem. An existing install whose
+// lockfile changed is brought up to date with `npm install`.
+const npmFlags = ["--no-audit", "--no-fund", "--loglevel=error"];
 const stale = !existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs;
-if (process.env.CI === "true" || stale) {
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"]);
+if (!existsSync(join(root, "node_modules"))) {
+  console.log(`[setup] npm ci ${npmFlags.join(" ")}`);
+  const ci = spawnSync("npm", ["ci", ...npmFlags], { cwd: root, stdio: "inherit" });
+  if (ci.status !== 0) {
+    console.error("[setup] npm ci refused package-lock.json; installing with npm install instead (fix: npm install && node scripts/complete-lockfile.mjs, then commit package-lock.json)");
+    run("npm", ["install", ...npmFlags]);
+  }
+} else if (process.env.CI === "true" || stale) {
+  run("npm", ["install", ...npmFlags]);
 }
 
 const sqlite = spawnSync(process.execPath, ["-e", "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root });
