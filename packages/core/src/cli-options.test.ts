@@ -48,6 +48,14 @@ describe("option tables", () => {
     expect(narrow[at + 1]!.length).toBeGreaterThan(column);
   });
 
+  it("keep a required flag with its value, and a short default, on one line", () => {
+    for (const width of [40, 50, 60]) {
+      const help = formatCommandHelp(spec, width);
+      expect(help, `${width}`).toContain("--model PROVIDER:MODEL");
+      expect(help, `${width}`).toContain("(default: 8)");
+    }
+  });
+
   it("use the terminal's columns, or 80 without a terminal", () => {
     expect(helpWidth({ isTTY: true, columns: 120 })).toBe(120);
     expect(helpWidth({ isTTY: false, columns: 120 })).toBe(80);

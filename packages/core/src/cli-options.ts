@@ -84,7 +84,8 @@ export function formatCommandHelp(spec: CliCommandSpec, width = 80): string {
     const lead = i === 0 ? "usage: " : "       ";
     const tokens = usageTokens(line);
     // Continuation lines start under the first argument, after the command's own words.
-    const words = line.startsWith(`${spec.command} `) ? spec.command.split(" ").length : 2;
+    let words = line.startsWith(`${spec.command} `) ? spec.command.split(" ").length : 2;
+    if (/^[a-z][a-z-]*$/.test(tokens[words] ?? "")) words++; // a subcommand: `yardstick cache prune`
     out.push(...wrapTokens(lead, tokens, words, w));
   });
   out.push("", ...wrapText(spec.summary, w, ""));
@@ -144,8 +145,12 @@ function flagLabel(name: string, flag: CliFlag): string {
   return flag.short === undefined ? long : `-${flag.short}, ${long}`;
 }
 
+/** Joins words that a line break should not part (a short default stays on one line); wrapText turns it back into a space. */
+const KEEP = "\u0000";
+
 function flagDescription(flag: CliFlag): string {
-  const extras = [flag.multiple ? "repeatable" : undefined, flag.required ? "required" : undefined, flag.default !== undefined ? `default: ${flag.default}` : undefined].filter(
+  const shown = flag.default === undefined ? undefined : `default: ${flag.default}`;
+  const extras = [flag.multiple ? "repeatable" : undefined, flag.required ? "required" : undefined, shown !== undefined && shown.length <= 24 ? shown.replaceAll(" ", KEEP) : shown].filter(
     (x) => x !== undefined,
   );
   return extras.length === 0 ? flag.description : `${flag.description} (${extras.join("; ")})`;
@@ -164,11 +169,17 @@ function generatedUsage(spec: CliCommandSpec): string {
 /** Splits a usage line into the pieces a line break may fall between: `[--x N ...]` stays whole. */
 function usageTokens(line: string): string[] {
   const tokens: string[] = [];
+  const push = (token: string): void => {
+    // A required flag keeps its value: `--out DIR` is not parted either.
+    const last = tokens[tokens.length - 1];
+    if (last !== undefined && /^--?[\w-]+$/.test(last) && /^[^-[<]/.test(token)) tokens[tokens.length - 1] = `${last} ${token}`;
+    else tokens.push(token);
+  };
   let depth = 0;
   let current = "";
   for (const ch of line) {
     if (ch === " " && depth === 0) {
-      if (current !== "") tokens.push(current);
+      if (current !== "") push(current);
       current = "";
       continue;
     }
@@ -176,7 +187,7 @@ function usageTokens(line: string): string[] {
     if (ch === "]") depth = Math.max(0, depth - 1);
     current += ch;
   }
-  if (current !== "") tokens.push(current);
+  if (current !== "") push(current);
   return tokens;
 }
 
@@ -214,7 +225,7 @@ function wrapText(text: string, width: number, indent: string): string[] {
     }
   }
   if (line !== "" || lines.length === 0) lines.push(indent + line);
-  return lines;
+  return lines.map((l) => l.replaceAll(KEEP, " "));
 }
 
 function chunks(word: string, size: number): string[] {
