@@ -3,12 +3,14 @@
  * @yardstick/testing) into the Hugging Face cache layout, then read them from there: first run,
  * offline re-run, resume, token, pinned revision, and the errors.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DataLoadError, type DataloaderV1, type Sample } from "@yardstick/core";
 import type { HubRepoFiles, HubServer } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
+import { withFileLock } from "./file-lock.js";
 import { hub, tempDir } from "./hub.test-helper.js";
 import type { SnapshotSettings } from "./hub-snapshot.js";
 import { createSeahelmAaLcrDataloader } from "./seahelm-aa-lcr.js";
@@ -186,6 +188,28 @@ describe("seahelm-healthbench / seahelm-aa-lcr: files downloaded from the Hub in
     expect(samples).toHaveLength(3);
     expect(fingerprint).toMatch(/^hf:openai\/healthbench@[0-9a-f]{40}:sha256:/);
     expect(Object.values(downloads(server))).toEqual([1]);
+  });
+
+  it("waits while another process holds the download's lock, then downloads", async () => {
+    const server = await hub({ datasets: {}, files: FILES });
+    const cache = tempDir();
+    const logs: string[] = [];
+    const loader = healthbench({ hubCacheDir: cache, endpoint: server.url });
+    const sha256 = createHash("sha256").update(fixture(`healthbench/${HEALTHBENCH_FILES.healthbench_hard}`)).digest("hex");
+    const lock = path.join(cache, ".locks", "datasets--openai--healthbench", `${sha256}.yardstick.lock`);
+    let loading: Promise<Sample[]> | undefined;
+    await withFileLock(lock, async () => {
+      loading = (async () => {
+        const out: Sample[] = [];
+        for await (const s of loader.load({ subset: "healthbench_hard" }, { log: (m) => logs.push(m) })) out.push(s);
+        return out;
+      })();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(server.stats().downloads).toBe(0);
+    });
+    expect(await loading).toHaveLength(1);
+    expect(logs.some((l) => l.includes(`waiting for process ${process.pid} `))).toBe(true);
+    expect(server.stats().downloads).toBe(1);
   });
 
   it("says without a request where a load would get the files: download, cached, unavailable offline, local", async () => {

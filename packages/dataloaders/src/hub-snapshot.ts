@@ -21,6 +21,7 @@ import * as path from "node:path";
 import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError } from "@yardstick/core";
 import type { z } from "zod";
 import { createHubClient, type HubClientSettings, HubRequestFailed } from "./huggingface-client.js";
+import { withFileLock } from "./file-lock.js";
 import { downloadHubFile, encodeRepoPath, sizeOf } from "./hub-download.js";
 import { askRevisionCommit, COMMIT_SHA, type HubQuestion, listRepoFolder, type RepoTreeEntry } from "./hub-revision.js";
 
@@ -200,9 +201,10 @@ export async function snapshotFiles(where: SnapshotLocation, paths: readonly str
       const etag = entry.lfs?.oid ?? entry.oid;
       if (etag === undefined) throw fail(`the Hub's file list gives no id for ${p}: cannot place it in the cache`);
       const blob = path.join(repoDir, "blobs", etag);
-      if ((await sizeOf(blob)) !== size) {
-        ctx.log?.(`huggingface: downloading ${p} (${size} bytes) of ${repo} at ${commit.slice(0, 12)}`);
-        await once(blob, () => downloadHubFile({
+      // Beside huggingface_hub's own locks, under another name (its are flock'd, never removed).
+      const lock = path.join(cache, ".locks", path.basename(repoDir), `${etag}.yardstick.lock`);
+      const download = (): Promise<void> =>
+        downloadHubFile({
           url: `${hub}/datasets/${repo}/resolve/${commit}/${encodeRepoPath(p)}`,
           target: blob,
           // huggingface_hub's name for a partial blob: either tool resumes the other's download.
@@ -215,7 +217,23 @@ export async function snapshotFiles(where: SnapshotLocation, paths: readonly str
           settings,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           fail,
-        }));
+        });
+      if ((await sizeOf(blob)) !== size) {
+        await once(blob, () =>
+          withFileLock(
+            lock,
+            async () => {
+              // Another process may have fetched it while this one waited.
+              if ((await sizeOf(blob)) === size) return;
+              ctx.log?.(`huggingface: downloading ${p} (${size} bytes) of ${repo} at ${commit.slice(0, 12)}`);
+              await download();
+            },
+            {
+              ...(ctx.signal ? { signal: ctx.signal } : {}),
+              onWait: (holder) => ctx.log?.(`huggingface: waiting for process ${holder}, which is downloading ${p} of ${repo} (lock ${lock})`),
+            },
+          ),
+        );
       }
       await linkIntoSnapshot(link, blob);
     }
