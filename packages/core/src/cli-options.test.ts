@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { describe, expect, it } from "vitest";
-import { type CliCommandSpec, closestName, defineFlags, formatCommandHelp, helpWidth, parseArgsOptions } from "./cli-options.js";
+import { type CliCommandSpec, closestName, defineFlags, formatCommandHelp, helpWidth, parseArgsErrorMessage, parseArgsOptions } from "./cli-options.js";
 
 const flags = defineFlags({
   model: { type: "string", value: "PROVIDER:MODEL", required: true, description: "the model to evaluate" },
@@ -65,5 +65,12 @@ describe("option tables", () => {
   it("suggest the name meant by a typo", () => {
     expect(closestName("concurency", Object.keys(flags))).toBe("concurrency");
     expect(closestName("zzz", Object.keys(flags))).toBeUndefined();
+    let error: unknown;
+    try {
+      parseArgs({ args: ["--concurency", "3"], options: parseArgsOptions(flags), strict: true });
+    } catch (err) {
+      error = err;
+    }
+    expect(parseArgsErrorMessage(error, flags)).toBe("Unknown option '--concurency' (did you mean --concurrency?)");
   });
 });

@@ -114,6 +114,17 @@ export function formatParagraph(text: string, width = 80): string {
   return wrapText(text, Math.max(MIN_WIDTH, width), "").join("\n");
 }
 
+/**
+ * The message of a parseArgs error, without Node's hint about `--`, naming the flag meant when an
+ * unknown one is close to one of `flags`: `Unknown option '--concurency' (did you mean --concurrency?)`.
+ */
+export function parseArgsErrorMessage(err: unknown, flags: CliFlags): string {
+  const message = err instanceof Error ? err.message.replace(/\. To specify.*$/s, "") : String(err);
+  const unknown = /^Unknown option '--([^']+)'$/.exec(message)?.[1];
+  const near = unknown === undefined ? undefined : closestName(unknown, Object.keys(flags));
+  return near === undefined ? message : `${message} (did you mean --${near}?)`;
+}
+
 /** The closest of `names` to a mistyped one (edit distance at most 2, and less than its length), if any. */
 export function closestName(typed: string, names: Iterable<string>): string | undefined {
   let best: string | undefined;
