@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { type CliFlags, ConfigError, closestName, type ParseArgsOptionsOf, parseArgsOptions } from "@yardstick/core";
+import { type CliFlags, ConfigError, type ParseArgsOptionsOf, parseArgsErrorMessage, parseArgsOptions } from "@yardstick/core";
 import { z } from "zod";
 
 /** A command-line usage error: printed with the command's help, exit code 2. */
@@ -25,10 +25,7 @@ export function parseFlags<F extends CliFlags>(
     const r = parseArgs({ args: argv, options: parseArgsOptions(flags), allowPositionals: true, strict: true });
     return { values: r.values as never, positionals: r.positionals };
   } catch (err) {
-    const message = err instanceof Error ? err.message.replace(/\. To specify.*$/s, "") : String(err);
-    const unknown = /^Unknown option '--([^']+)'$/.exec(message)?.[1];
-    const near = unknown === undefined ? undefined : closestName(unknown, Object.keys(flags));
-    throw new UsageError(near === undefined ? message : `${message} (did you mean --${near}?)`);
+    throw new UsageError(parseArgsErrorMessage(err, flags));
   }
 }
 
