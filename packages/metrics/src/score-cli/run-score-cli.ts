@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { type CliCommandSpec, defineFlags, formatCommandsHelp, helpWidth, type MetricInput, type MetricV1, parseArgsOptions, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, defineFlags, formatCommandsHelp, helpWidth, type MetricInput, type MetricV1, parseArgsErrorMessage, parseArgsOptions, YardstickError } from "@yardstick/core";
 
 export interface ScoreCliIo {
   stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
@@ -92,7 +92,7 @@ function parseScoreArgs(argv: readonly string[]): ScoreArgs {
       options: { ...parseArgsOptions(SCORE_FLAGS), help: { type: "boolean", short: "h" } },
     });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e), true);
+    throw new UsageError(parseArgsErrorMessage(e, SCORE_FLAGS), true);
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   return {
