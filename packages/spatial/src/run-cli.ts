@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { type CliCommandSpec, ConfigError, DataLoadError, defineFlags, formatCommandHelp, formatCommandsHelp, helpWidth, parseArgsOptions, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, DataLoadError, defineFlags, formatCommandHelp, formatCommandsHelp, helpWidth, parseArgsErrorMessage, parseArgsOptions, YardstickError } from "@yardstick/core";
 import { auditDirectory, formatAuditReport } from "./audit.js";
 import { TASK_NAMES, type TaskName } from "./constants.js";
 import { describeCanvas } from "./describe.js";
@@ -182,7 +182,8 @@ export async function runSpatialCli(argv: string[], io: CliIo): Promise<number> 
     }
   } catch (err) {
     const isUsage = err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true;
-    const message = err instanceof Error ? err.message : String(err);
+    const flags = command !== undefined && Object.hasOwn(SUBCOMMAND_HELP, command) ? SUBCOMMAND_HELP[command]!.flags : {};
+    const message = parseArgsErrorMessage(err, flags);
     io.stderr.write(`yardstick spatial: ${message}\n${isUsage ? usage(io.stderr, command) : ""}`);
     return isUsage ? 2 : 1;
   }
