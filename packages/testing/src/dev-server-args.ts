@@ -1,4 +1,4 @@
-import { type CliCommandSpec, ConfigError, defineFlags, formatCommandHelp, helpWidth, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, closestName, defineFlags, formatCommandHelp, helpWidth, YardstickError } from "@yardstick/core";
 import { type DevServer, startDevServer } from "./dev-server.js";
 import type { DevServerBatch, DevServerFaults, DevServerOptions } from "./dev-server-options.js";
 import { parseDevServerOptions } from "./dev-server-options.js";
@@ -84,7 +84,10 @@ export function parseDevServerArgs(
     if (!arg.startsWith("--")) throw flagError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf("=");
     const flag = eq < 0 ? arg : arg.slice(0, eq);
-    if (!VALUE_FLAGS.has(flag)) throw flagError(`unknown flag ${flag}`);
+    if (!VALUE_FLAGS.has(flag)) {
+      const near = closestName(flag.slice(2), Object.keys(DEV_SERVER_FLAGS));
+      throw flagError(`unknown flag ${flag}${near === undefined ? "" : ` (did you mean --${near}?)`}`);
+    }
     let value: string;
     if (eq >= 0) value = arg.slice(eq + 1);
     else {
