@@ -163,6 +163,10 @@ describe("seahelm-healthbench / seahelm-aa-lcr: files downloaded from the Hub in
     expect(noFile.message).toMatch(/the Hub dataset openai\/healthbench has no file data\/other\.jsonl at commit [0-9a-f]{40}; it has no folder data/);
     const noTop = await loadError(aaLcr({ hubCacheDir: cache, endpoint: server.url }), { rows: "test.csv" });
     expect(noTop.message).toMatch(/has no file test\.csv at commit [0-9a-f]{40}; its top folder holds: .*AA-LCR_Dataset\.csv/);
+    // Options stay inside the repo and the cache.
+    const outside = await loadError(healthbench({ hubCacheDir: cache, endpoint: server.url }), { file: "../../secret.jsonl" });
+    expect(outside.message).toContain('"../../secret.jsonl" is not a path inside the dataset repository openai/healthbench');
+    expect(() => healthbench({}).checkOptions!({ subset: "healthbench", repo: "../x y" })).toThrow(/data\.options\.repo: seahelm-healthbench options: expected a dataset id such as "owner\/name"/);
     // A snapshot link deleted by hand is linked to its blob again, with no download.
     const loader = aaLcr({ hubCacheDir: cache, endpoint: server.url });
     await collect(loader, {});

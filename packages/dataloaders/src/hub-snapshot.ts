@@ -19,7 +19,7 @@ import { copyFile, mkdir, readFile, rename, stat, symlink, writeFile } from "nod
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError } from "@yardstick/core";
-import type { z } from "zod";
+import { z } from "zod";
 import { createHubClient, type HubClientSettings, HubRequestFailed } from "./huggingface-client.js";
 import { withFileLock } from "./file-lock.js";
 import { downloadHubFile, encodeRepoPath, sizeOf } from "./hub-download.js";
@@ -161,6 +161,12 @@ export async function snapshotFiles(where: SnapshotLocation, paths: readonly str
   }
   const { repo } = where;
   const revision = where.revision ?? "main";
+  // Paths come from task options: keep them inside the snapshot (and the repo).
+  const outside = paths.find((p) => p === "" || path.posix.isAbsolute(p) || p.split(/[\\/]/).includes(".."));
+  if (outside !== undefined) throw new DataLoadError(`"${outside}" is not a path inside the dataset repository ${repo}`, { file: `hf://datasets/${repo}` });
+  if (revision.split("/").some((part) => part === "" || part === "." || part === "..")) {
+    throw new DataLoadError(`"${revision}" is not a revision name`, { file: `hf://datasets/${repo}` });
+  }
   const cache = settings.hubCacheDir ?? defaultHubCacheDir();
   const repoDir = repoCacheDir(settings, repo);
   const inSnapshot = (commit: string, p: string): string => path.join(repoDir, "snapshots", commit, p);
@@ -261,6 +267,9 @@ async function plan(q: HubQuestion, commit: string, paths: readonly string[]): P
   }
   return out;
 }
+
+/** A Hub dataset id option ("owner/name"): it becomes a URL path and a cache folder name. */
+export const hubRepoId = z.string().regex(/^[\w.-]+(\/[\w.-]+)?$/, 'expected a dataset id such as "owner/name"');
 
 /** `schema.parse(options)`, or a `ConfigError` naming the loader and the key (`data.options.<key>`). */
 export function parseLoaderOptions<S extends z.ZodType>(loaderId: string, schema: S, options: Record<string, unknown>): z.output<S> {

@@ -15,14 +15,14 @@ import { createReadStream } from "node:fs";
 import { type DataloaderContext, DataLoadError, type Sample, sha256File } from "@yardstick/core";
 import { parse } from "csv-parse";
 import { z } from "zod";
-import { type HubFilesDataloader, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
+import { type HubFilesDataloader, hubRepoId, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
 import { assertReadableFile } from "./read-rows.js";
 import { readZipEntries } from "./zip-entries.js";
 
 export const SEAHELM_AA_LCR_ID = "seahelm-aa-lcr";
 
 export const seahelmAaLcrOptionsSchema = z.object({
-  repo: z.string().min(1).default("ArtificialAnalysis/AA-LCR"),
+  repo: hubRepoId.default("ArtificialAnalysis/AA-LCR"),
   /** The questions: a CSV file in the repo (the test split). */
   rows: z.string().min(1).default("AA-LCR_Dataset.csv"),
   /** The documents: a zip archive in the repo. */

@@ -9,7 +9,7 @@
  */
 import { type ChatMessage, type DataloaderContext, DataLoadError, type Sample, sha256File } from "@yardstick/core";
 import { z } from "zod";
-import { type HubFilesDataloader, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
+import { type HubFilesDataloader, hubRepoId, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
 import { assertReadableFile, readRows } from "./read-rows.js";
 
 export const SEAHELM_HEALTHBENCH_ID = "seahelm-healthbench";
@@ -23,7 +23,7 @@ export const HEALTHBENCH_FILES = {
 
 export const seahelmHealthbenchOptionsSchema = z
   .object({
-    repo: z.string().min(1).default("openai/healthbench"),
+    repo: hubRepoId.default("openai/healthbench"),
     /** Which task's file (`healthbench`, `healthbench_consensus`, `healthbench_hard`). */
     subset: z.enum(Object.keys(HEALTHBENCH_FILES) as [keyof typeof HEALTHBENCH_FILES]).optional(),
     /** Another JSONL file of the dataset, by its path in the repo. */
