@@ -62,6 +62,18 @@ describe("every command's help comes from the option table its parser uses", () 
     for (const line of narrow.out().split("\n")) expect(line.length).toBeLessThanOrEqual(60);
   });
 
+  it("a subcommand's --help prints that subcommand's help alone", async () => {
+    const io = captureIO();
+    expect(await main(["label", "import", "--help"], io)).toBe(0);
+    expect(io.out()).toMatch(/^usage: yardstick label import RUN \[RUN2\] --task TASK\.json/);
+    expect(io.out()).toContain("--run-task KEY");
+    expect(io.out()).not.toContain("usage: yardstick label serve");
+    const all = captureIO();
+    expect(await main(["help", "label"], all)).toBe(0);
+    expect(all.out()).toContain("usage: yardstick label serve");
+    expect(all.out()).toContain("usage: yardstick label to-run");
+  });
+
   it("a usage error prints the message, then the command's help; a mistyped flag names the one meant", async () => {
     const io = captureIO();
     expect(await main(["ls", "--jsn"], io)).toBe(2);

@@ -147,10 +147,16 @@ export function mainHelp(width = 80): string {
   ].join("\n");
 }
 
-/** A command's help: each of its (sub)commands' usage, arguments and flags with their defaults. */
-export async function commandHelp(name: string, width = 80): Promise<string | undefined> {
+/**
+ * A command's help: each of its (sub)commands' usage, arguments and flags with their defaults; with
+ * `sub` naming one of its subcommands (`label serve --help`), that subcommand's alone.
+ */
+export async function commandHelp(name: string, width = 80, sub?: string): Promise<string | undefined> {
   const entry = COMMANDS[name];
-  return entry === undefined ? undefined : formatCommandsHelp(await entry.help(), width);
+  if (entry === undefined) return undefined;
+  const specs = await entry.help();
+  const one = specs.filter((s) => sub !== undefined && s.command === `yardstick ${name} ${sub}`);
+  return formatCommandsHelp(one.length > 0 ? one : specs, width);
 }
 
 /** Runs one CLI invocation and returns the exit code. Never throws and never prints a stack trace for bad input. */
@@ -175,7 +181,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   // Commands with subcommands of their own (spatial, score, dev-server) print their own help.
   if (!entry.ownHelp && (rest.includes("--help") || rest.includes("-h"))) {
-    io.stdout.write(`${await commandHelp(name, helpWidth(io.stdout))}\n`);
+    io.stdout.write(`${await commandHelp(name, helpWidth(io.stdout), rest[0])}\n`);
     return 0;
   }
   try {
@@ -183,7 +189,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`error: ${err.message}\n`);
-      if (!entry.ownHelp) io.stderr.write(`${await commandHelp(name, helpWidth(io.stderr))}\n`);
+      if (!entry.ownHelp) io.stderr.write(`${await commandHelp(name, helpWidth(io.stderr), rest[0])}\n`);
       return 2;
     }
     printError(err, io.stderr);
