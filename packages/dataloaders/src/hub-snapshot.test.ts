@@ -7,11 +7,11 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DataLoadError, type DataloaderV1, type Sample } from "@yardstick/core";
+import type { DataLoadError, DataloaderV1, Sample } from "@yardstick/core";
 import type { HubRepoFiles, HubServer } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
 import { withFileLock } from "./file-lock.js";
-import { hub, tempDir } from "./hub.test-helper.js";
+import { hub, loadErrorOf, tempDir } from "./hub.test-helper.js";
 import type { SnapshotSettings } from "./hub-snapshot.js";
 import { createSeahelmAaLcrDataloader } from "./seahelm-aa-lcr.js";
 import { createSeahelmHealthbenchDataloader, HEALTHBENCH_FILES } from "./seahelm-healthbench.js";
@@ -41,15 +41,7 @@ async function collect(loader: DataloaderV1, options: Record<string, unknown>): 
   return out;
 }
 
-async function loadError(loader: DataloaderV1, options: Record<string, unknown>): Promise<DataLoadError> {
-  try {
-    await collect(loader, options);
-  } catch (e) {
-    if (DataLoadError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a DataLoadError");
-}
+const loadError = (loader: DataloaderV1, options: Record<string, unknown>): Promise<DataLoadError> => loadErrorOf(() => collect(loader, options));
 
 const healthbench = (s: SnapshotSettings) => createSeahelmHealthbenchDataloader({ ...FAST, ...s });
 const aaLcr = (s: SnapshotSettings) => createSeahelmAaLcrDataloader({ ...FAST, ...s });

@@ -1,4 +1,4 @@
-/** Shared by the `huggingface` dataloader's test files: Hub stand-ins and temp folders closed after each test, loading helpers. */
+/** Shared by the Hub dataloaders' test files: Hub stand-ins and temp folders closed after each test, loading helpers. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -36,14 +36,18 @@ export function loaders(defaults: Record<string, unknown> = {}) {
     for await (const s of loadHuggingFace({ ...defaults, ...options }, {}, settings)) out.push(s);
     return out;
   };
-  const loadError = async (options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<DataLoadError> => {
-    try {
-      await collect(options, settings);
-    } catch (e) {
-      if (DataLoadError.isInstance(e)) return e;
-      throw e;
-    }
-    throw new Error("expected a DataLoadError");
-  };
+  const loadError = (options: Record<string, unknown>, settings: HuggingFaceDataloaderSettings = FAST): Promise<DataLoadError> =>
+    loadErrorOf(() => collect(options, settings));
   return { collect, loadError };
+}
+
+/** The DataLoadError `run` ends with; any other ending fails the test. */
+export async function loadErrorOf(run: () => Promise<unknown>): Promise<DataLoadError> {
+  try {
+    await run();
+  } catch (e) {
+    if (DataLoadError.isInstance(e)) return e;
+    throw e;
+  }
+  throw new Error("expected a DataLoadError");
 }
