@@ -205,7 +205,10 @@ export async function snapshotFiles(where: SnapshotLocation, paths: readonly str
       const entry = entries.get(p)!;
       const size = entry.lfs?.size ?? entry.size;
       const etag = entry.lfs?.oid ?? entry.oid;
-      if (etag === undefined) throw fail(`the Hub's file list gives no id for ${p}: cannot place it in the cache`);
+      // The id names the blob file: only a git sha1 or a sha256 is taken.
+      if (etag === undefined || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(etag)) {
+        throw fail(`the Hub's file list gives ${p} no usable id (${etag ?? "none"}; expected a sha1 or sha256): cannot place it in the cache`);
+      }
       const blob = path.join(repoDir, "blobs", etag);
       // Beside huggingface_hub's own locks, under another name (its are flock'd, never removed).
       const lock = path.join(cache, ".locks", path.basename(repoDir), `${etag}.yardstick.lock`);
