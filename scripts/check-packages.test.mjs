@@ -1,10 +1,12 @@
 // `npm test` runs the package checks of check-packages.mjs as one test per publishable package,
-// plus one on a deliberately broken package to show the checks do find problems.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// plus one on a deliberately broken package to show the checks do find problems, and installs the
+// tarballs in an empty project to run the CLI there.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { checkTarball, npmPack, packWorkspaces, publishableWorkspaces, relativeLinks } from "./check-packages.mjs";
+import { checkTarball, npmPack, packWorkspaces, publishableWorkspaces, relativeLinks, root } from "./check-packages.mjs";
 
 const dirs = publishableWorkspaces();
 let packed;
@@ -27,6 +29,36 @@ it.each(dirs)("%s: publint, attw (esm-only), LICENSE, README links and bins", as
   const pack = packed.packs.find((p) => p.dir === dir);
   expect(await checkTarball(pack)).toEqual([]);
 });
+
+// What a user gets from `npm install` of the tarballs in an empty project outside the repository.
+// Install scripts are skipped so better-sqlite3 is not compiled (minutes where no prebuilt binary
+// can be fetched); the run below uses --no-cache, which opens no SQLite database.
+it("the CLI installed from the tarballs runs outside the repository", () => {
+  const project = mkdtempSync(join(tmpdir(), "yardstick-user-"));
+  try {
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "yardstick-user", private: true }));
+    const tarballs = packed.packs.map((p) => p.tarball);
+    const flags = ["--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
+    const install = spawnSync("npm", ["install", ...flags, ...tarballs], { cwd: project, encoding: "utf8" });
+    expect(install.stderr.split("\n").filter((l) => l.startsWith("npm error"))).toEqual([]);
+    expect(install.status).toBe(0);
+
+    const yardstick = (...args) => spawnSync(join(project, "node_modules/.bin/yardstick"), args, { cwd: project, encoding: "utf8" });
+    const runnerVersion = JSON.parse(readFileSync(join(root, "packages/runner/package.json"), "utf8")).version;
+    expect(yardstick("--version").stdout.trim()).toBe(runnerVersion);
+    const help = yardstick("--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("usage: yardstick <command>");
+
+    cpSync(join(root, "examples/quickstart/tasks"), join(project, "tasks"), { recursive: true });
+    const run = yardstick("run", "tasks", "--model", "baseline:majority", "--no-cache", "--out", "runs/majority");
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(join(project, "runs/majority/results.json"))).toBe(true);
+    expect(existsSync(join(project, "runs/majority/report.html"))).toBe(true);
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}, 240_000);
 
 it("reports the problems of a broken package", async () => {
   const folder = mkdtempSync(join(tmpdir(), "yardstick-broken-pkg-"));
