@@ -5,6 +5,7 @@ import { type BleuScore, createBleuScorer } from "./bleu.js";
 import { parseTextOptions, predictionText, referenceTexts } from "./metric-inputs.js";
 import { schemaOptionsCheck } from "../options-check.js";
 import { formatFixed } from "./format.js";
+import { type SegmentStatistics, sumColumns } from "./segment-statistics.js";
 
 const ID = "bleu";
 
@@ -34,6 +35,37 @@ export function bleuSummary(score: BleuScore, signature: string): BleuSummary {
   return { name: "BLEU", ...score, ratio, signature, verbose_score: verbose };
 }
 
+function bleuSegments(inputs: readonly MetricInput[], o: z.output<typeof bleuOptionsSchema>) {
+  const scorer = createBleuScorer({
+    tokenize: o.tokenize,
+    lowercase: o.lowercase,
+    smoothMethod: o.smooth_method,
+    smoothValue: o.smooth_value,
+    maxNgramOrder: o.max_ngram_order,
+    effectiveOrder: o.effective_order,
+  });
+  const segments: number[][] = [];
+  const refCounts = new Set<number>();
+  for (const input of inputs) {
+    const hyp = predictionText(ID, input);
+    const refs = referenceTexts(ID, input);
+    refCounts.add(refs.filter((r) => r !== null).length);
+    try {
+      segments.push(scorer.segmentStats(hyp, refs));
+    } catch (e) {
+      throw new MetricError(e instanceof Error ? e.message : String(e), { metricId: ID, sampleId: input.sampleId, cause: e });
+    }
+  }
+  return { scorer, segments, refCounts };
+}
+
+/** Per-segment BLEU statistics and the corpus score of any sum of them: what `yardstick score --confidence` resamples. */
+export function bleuSegmentStatistics(inputs: readonly MetricInput[], options: Record<string, unknown>): SegmentStatistics {
+  const o = parseTextOptions(ID, bleuOptionsSchema, options);
+  const { scorer, segments } = bleuSegments(inputs, o);
+  return { segments, corpusScore: (sum) => scorer.scoreFromStats(sum).score };
+}
+
 export function createBleuMetric(): MetricV1 {
   return {
     specVersion: "v1",
@@ -43,31 +75,12 @@ export function createBleuMetric(): MetricV1 {
     textPairs: true,
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>): MetricResult {
       const o = parseTextOptions(ID, bleuOptionsSchema, options);
-      const scorer = createBleuScorer({
-        tokenize: o.tokenize,
-        lowercase: o.lowercase,
-        smoothMethod: o.smooth_method,
-        smoothValue: o.smooth_value,
-        maxNgramOrder: o.max_ngram_order,
-        effectiveOrder: o.effective_order,
-      });
-      const order = o.max_ngram_order;
-      const sum = new Array<number>(2 + 2 * order).fill(0);
-      const perSample = [];
-      const refCounts = new Set<number>();
-      for (const input of inputs) {
-        const hyp = predictionText(ID, input);
-        const refs = referenceTexts(ID, input);
-        refCounts.add(refs.filter((r) => r !== null).length);
-        let stats: number[];
-        try {
-          stats = scorer.segmentStats(hyp, refs);
-        } catch (e) {
-          throw new MetricError(e instanceof Error ? e.message : String(e), { metricId: ID, sampleId: input.sampleId, cause: e });
-        }
-        for (let k = 0; k < sum.length; k++) sum[k]! += stats[k]!;
-        perSample.push({ sampleId: input.sampleId, scores: { bleu: scorer.scoreFromStats(stats, { effectiveOrder: true }).score } });
-      }
+      const { scorer, segments, refCounts } = bleuSegments(inputs, o);
+      const sum = sumColumns(segments, 2 + 2 * o.max_ngram_order);
+      const perSample = segments.map((stats, i) => ({
+        sampleId: inputs[i]!.sampleId,
+        scores: { bleu: scorer.scoreFromStats(stats, { effectiveOrder: true }).score },
+      }));
       const corpus = scorer.scoreFromStats(sum);
       const nrefs = refCounts.size === 1 ? String([...refCounts][0]) : refCounts.size === 0 ? "0" : "var";
       const smooth =

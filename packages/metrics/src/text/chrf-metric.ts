@@ -4,6 +4,7 @@ import { z } from "zod";
 import { createChrfScorer } from "./chrf.js";
 import { parseTextOptions, predictionText, referenceTexts } from "./metric-inputs.js";
 import { parseOptionsOrConfigError } from "../options-check.js";
+import { type SegmentStatistics, sumColumns } from "./segment-statistics.js";
 
 function chrfOptionsSchema(defaultWordOrder: number) {
   return z.strictObject({
@@ -27,6 +28,42 @@ export interface ChrfSummary {
   stats: number[];
 }
 
+type ChrfOptions = z.output<ReturnType<typeof chrfOptionsSchema>>;
+
+function chrfSegments(id: string, inputs: readonly MetricInput[], o: ChrfOptions) {
+  if (o.char_order + o.word_order === 0) {
+    throw new MetricError("invalid options: char_order and word_order cannot both be 0", { metricId: id });
+  }
+  const scorer = createChrfScorer({
+    charOrder: o.char_order,
+    wordOrder: o.word_order,
+    beta: o.beta,
+    lowercase: o.lowercase,
+    whitespace: o.whitespace,
+    epsSmoothing: o.eps_smoothing,
+  });
+  const segments: number[][] = [];
+  const refCounts = new Set<number>();
+  for (const input of inputs) {
+    const hyp = predictionText(id, input);
+    const refs = referenceTexts(id, input);
+    refCounts.add(refs.filter((r) => r !== null).length);
+    try {
+      segments.push(scorer.segmentStats(hyp, refs));
+    } catch (e) {
+      throw new MetricError(e instanceof Error ? e.message : String(e), { metricId: id, sampleId: input.sampleId, cause: e });
+    }
+  }
+  return { scorer, segments, refCounts };
+}
+
+/** Per-segment chrF (or chrF++, by `id`) statistics and the corpus score of any sum of them. */
+export function chrfSegmentStatistics(id: "chrf" | "chrf++", inputs: readonly MetricInput[], options: Record<string, unknown>): SegmentStatistics {
+  const o = parseTextOptions(id, chrfOptionsSchema(id === "chrf" ? 0 : 2), options);
+  const { scorer, segments } = chrfSegments(id, inputs, o);
+  return { segments, corpusScore: (sum) => scorer.fScore(sum) };
+}
+
 function createChrfVariant(id: "chrf" | "chrf++", defaultWordOrder: number, description: string): MetricV1 {
   const schema = chrfOptionsSchema(defaultWordOrder);
   return {
@@ -40,33 +77,9 @@ function createChrfVariant(id: "chrf" | "chrf++", defaultWordOrder: number, desc
     },
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>): MetricResult {
       const o = parseTextOptions(id, schema, options);
-      if (o.char_order + o.word_order === 0) {
-        throw new MetricError("invalid options: char_order and word_order cannot both be 0", { metricId: id });
-      }
-      const scorer = createChrfScorer({
-        charOrder: o.char_order,
-        wordOrder: o.word_order,
-        beta: o.beta,
-        lowercase: o.lowercase,
-        whitespace: o.whitespace,
-        epsSmoothing: o.eps_smoothing,
-      });
-      const sum = new Array<number>(3 * (o.char_order + o.word_order)).fill(0);
-      const perSample = [];
-      const refCounts = new Set<number>();
-      for (const input of inputs) {
-        const hyp = predictionText(id, input);
-        const refs = referenceTexts(id, input);
-        refCounts.add(refs.filter((r) => r !== null).length);
-        let stats: number[];
-        try {
-          stats = scorer.segmentStats(hyp, refs);
-        } catch (e) {
-          throw new MetricError(e instanceof Error ? e.message : String(e), { metricId: id, sampleId: input.sampleId, cause: e });
-        }
-        for (let k = 0; k < sum.length; k++) sum[k]! += stats[k]!;
-        perSample.push({ sampleId: input.sampleId, scores: { [id]: scorer.fScore(stats) } });
-      }
+      const { scorer, segments, refCounts } = chrfSegments(id, inputs, o);
+      const sum = sumColumns(segments, 3 * (o.char_order + o.word_order));
+      const perSample = segments.map((stats, i) => ({ sampleId: inputs[i]!.sampleId, scores: { [id]: scorer.fScore(stats) } }));
       const score = scorer.fScore(sum);
       const nrefs = refCounts.size === 1 ? String([...refCounts][0]) : refCounts.size === 0 ? "0" : "var";
       const name = `chrF${o.beta}${"+".repeat(o.word_order)}`;
