@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MetricV1 } from "@yardstick/core";
@@ -35,7 +35,7 @@ describe("yardstick score", () => {
     expect(j.score.toFixed(2)).toBe("48.53");
     expect(j.counts).toHaveLength(4);
     expect([j.sys_len, j.ref_len]).toEqual([17, 18]);
-    expect(j.signature).toContain("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp");
+    expect(j.signature).toMatch(/^nrefs:2\|case:mixed\|eff:no\|tok:13a\|smooth:exp\|version:\d+\.\d+\.\d+/);
     expect(j.verbose_score).toBe("82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)");
   });
 
@@ -54,7 +54,16 @@ describe("yardstick score", () => {
 
   it("scores metrics without a summary as {name, score_key, score, scores}", async () => {
     const r = await run(["--metric", "exact-match", "--pred", pred, "--ref", ref1]);
-    expect(JSON.parse(r.out)).toEqual({ name: "exact-match", score_key: "exact_match", score: 100 / 3, scores: { exact_match: 100 / 3 } });
+    const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    expect(JSON.parse(r.out)).toEqual({
+      name: "exact-match",
+      score_key: "exact_match",
+      score: 100 / 3,
+      scores: { exact_match: 100 / 3 },
+      signature: `nrefs:1|version:${version}`,
+      nrefs: "1",
+      version,
+    });
   });
 
   it("--list lists only text-pair metrics", async () => {
