@@ -18,8 +18,9 @@ export {
   summaryLevelLcs,
 } from "./rouge.js";
 export { squadNormalize, squadTokenF1 } from "./squad-normalize.js";
-export { createBleuMetric, type BleuSummary } from "./bleu-metric.js";
-export { createChrfMetric, createChrfPlusPlusMetric, type ChrfSummary } from "./chrf-metric.js";
+export { bleuSegmentStatistics, createBleuMetric, type BleuSummary } from "./bleu-metric.js";
+export { type ChrfSummary, chrfSegmentStatistics, createChrfMetric, createChrfPlusPlusMetric } from "./chrf-metric.js";
+export { type SegmentStatistics, sumColumns } from "./segment-statistics.js";
 export { createRougeMetric } from "./rouge-metric.js";
 export { createAccuracyMetric, createExactMatchMetric, createTokenF1Metric } from "./simple-metrics.js";
 
