@@ -7,6 +7,7 @@
  * models, not LLM judges: they are left out here and keep their own metric mapping.
  */
 import type { GenerationParams, JudgeSpec, TaskDiagnostic } from "@yardstick/core";
+import { generationParamsFromKwargs } from "./generation-kwargs.js";
 import type { SeaHelmTask } from "./seahelm-schema.js";
 
 /** How a judge reads `judge_prompts`: decides which template keys and options `validate` expects. */
@@ -85,33 +86,5 @@ function judgeModelName(
  * Keys without a typed field (e.g. `reasoning_effort`) are sent as they are through `extraBody`.
  */
 export function seaHelmGenerationParams(kwargs: Record<string, unknown>): GenerationParams {
-  const out: GenerationParams = {};
-  const extraBody: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(kwargs)) {
-    if (v === undefined || v === null) continue;
-    switch (k) {
-      case "max_tokens":
-        out.maxTokens = v as number;
-        break;
-      case "temperature":
-        out.temperature = v as number;
-        break;
-      case "top_p":
-        out.topP = v as number;
-        break;
-      case "seed":
-        out.seed = v as number;
-        break;
-      case "n":
-        out.n = v as number;
-        break;
-      case "stop":
-        out.stop = typeof v === "string" ? [v] : (v as string[]);
-        break;
-      default:
-        extraBody[k] = v;
-    }
-  }
-  if (Object.keys(extraBody).length > 0) out.extraBody = extraBody;
-  return out;
+  return generationParamsFromKwargs(kwargs);
 }

@@ -13,6 +13,7 @@ import {
   type TaskProblem,
   type TaskSpec,
 } from "@yardstick/core";
+import { generationParamsFromKwargs } from "../generation-kwargs.js";
 import { readParamsFile, type UltraEvalEntry } from "./files.js";
 import type { UltraEvalParams } from "./schema.js";
 import { pythonBridgeStatus } from "./python-transform-bridge.js";
@@ -245,33 +246,18 @@ export async function translateEntry(entry: UltraEvalEntry, key: string, ctx: Tr
 
 /** Params file → request fields. `sampling_num` becomes `n` (upstream repeats the prompt instead). */
 function generationFrom(params: UltraEvalParams, diagnostics: TaskDiagnostic[], keyPath: (string | number)[]): GenerationParams {
-  const out: GenerationParams = {};
-  const extraBody: Record<string, unknown> = {};
   const ignored: string[] = [];
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined) continue;
-    switch (k) {
-      case "max_tokens":
-        out.maxTokens = v as number;
-        break;
-      case "temperature":
-        out.temperature = v as number;
-        break;
-      case "top_p":
-        out.topP = v as number;
-        break;
-      case "stop":
-        if (v !== null) out.stop = typeof v === "string" ? [v] : (v as string[]);
-        break;
-      case "sampling_num":
-        if ((v as number) > 1) out.n = v as number;
-        break;
-      default:
-        if (CLIENT_KEYS.has(k)) ignored.push(k);
-        else extraBody[k] = v;
+  const out = generationParamsFromKwargs(params, (k, v, params) => {
+    if (k === "sampling_num") {
+      if ((v as number) > 1) params.n = v as number;
+      return undefined;
     }
-  }
-  if (Object.keys(extraBody).length > 0) out.extraBody = extraBody;
+    if (CLIENT_KEYS.has(k)) {
+      ignored.push(k);
+      return undefined;
+    }
+    return v;
+  });
   if (ignored.length > 0) {
     diagnostics.push({ level: "info", message: `params ${ignored.join(", ")} are not sent (they shape UltraEval's client, not the request)`, keyPath });
   }
