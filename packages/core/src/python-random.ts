@@ -49,13 +49,17 @@ export class PythonRandom {
 
   /** `sample(population, k)` for a sequence: the pool algorithm for small populations, set tracking otherwise. */
   sample<T>(population: readonly T[], k: number): T[] {
-    const n = population.length;
+    return this.sampleRange(population.length, k).map((i) => population[i]!);
+  }
+
+  /** `sample(range(n), k)`: k distinct integers of [0, n) in CPython's draw order, without building the range. */
+  sampleRange(n: number, k: number): number[] {
     if (!Number.isInteger(k) || k < 0 || k > n) throw new RangeError("Sample larger than population or is negative");
-    const result: T[] = new Array(k);
+    const result: number[] = new Array(k);
     let setsize = 21;
     if (k > 5) setsize += 4 ** Math.ceil(Math.log(k * 3) / Math.log(4));
     if (n <= setsize) {
-      const pool = [...population];
+      const pool = Array.from({ length: n }, (_, i) => i);
       for (let i = 0; i < k; i++) {
         const j = this.randbelow(n - i);
         result[i] = pool[j]!;
@@ -67,9 +71,30 @@ export class PythonRandom {
         let j = this.randbelow(n);
         while (selected.has(j)) j = this.randbelow(n);
         selected.add(j);
-        result[i] = population[j]!;
+        result[i] = j;
       }
     }
     return result;
+  }
+
+  /** `randint(a, b)`, both ends included. */
+  randint(a: number, b: number): number {
+    return a + this.randbelow(b - a + 1);
+  }
+
+  /** `choice(seq)`. */
+  choice<T>(seq: readonly T[]): T {
+    if (seq.length === 0) throw new RangeError("cannot choose from an empty sequence");
+    return seq[this.randbelow(seq.length)]!;
+  }
+
+  /** `shuffle(x)` in place. */
+  shuffle<T>(x: T[]): void {
+    for (let i = x.length - 1; i > 0; i--) {
+      const j = this.randbelow(i + 1);
+      const t = x[i]!;
+      x[i] = x[j]!;
+      x[j] = t;
+    }
   }
 }

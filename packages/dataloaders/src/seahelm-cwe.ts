@@ -15,10 +15,9 @@
  * Upstream estimates the tokens of a list number from one unseeded random number per digit count;
  * here that number is 10^(digits-1), so the data depends on the seed alone.
  */
-import { type DataloaderV1, DataLoadError, type Sample } from "@yardstick/core";
+import { DataLoadError, type DataloaderV1, PythonRandom, type Sample } from "@yardstick/core";
 import { z } from "zod";
 import { parseLoaderOptions } from "./hub-snapshot.js";
-import { PythonRandom } from "./python-random.js";
 import { GENERATED_TOKENIZER, generatorFingerprint, readTextFile, resolveFrom, sampleSeeds, sortedUnique, tokenCount } from "./seahelm-generated.js";
 
 export const SEAHELM_CWE_ID = "seahelm-cwe";

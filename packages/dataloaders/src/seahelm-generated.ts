@@ -11,9 +11,8 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { DataLoadError } from "@yardstick/core";
+import { DataLoadError, PythonRandom } from "@yardstick/core";
 import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
-import { PythonRandom } from "./python-random.js";
 
 export const GENERATED_TOKENIZER = "o200k_base";
 

@@ -14,10 +14,9 @@
  * Sample: `{prompts: [{text, needle_text}], label: [values...], metadata: {num_queries, num_values,
  * num_keys, seed}}`; `needle_text` names the asked keys in quotes, joined as the language does.
  */
-import { type DataloaderV1, DataLoadError, type Sample } from "@yardstick/core";
+import { DataLoadError, type DataloaderV1, PythonRandom, type Sample } from "@yardstick/core";
 import { z } from "zod";
 import { parseLoaderOptions } from "./hub-snapshot.js";
-import { PythonRandom } from "./python-random.js";
 import {
   decodeTokens,
   GENERATED_TOKENIZER,
