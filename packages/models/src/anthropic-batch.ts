@@ -1,6 +1,6 @@
 import { ConfigError, type ModelResponse } from "@yardstick/core";
 import { anthropicRequestBody } from "./anthropic-request-body.js";
-import { type AnthropicSettings, anthropicSettingsSchema } from "./anthropic-settings.js";
+import { type AnthropicSettings, anthropicHeaders, anthropicSettingsSchema } from "./anthropic-settings.js";
 import { messageResponseSchema, toChoice, toUsage } from "./anthropic-wire.js";
 import { type BatchClient, type BatchLimitOptions, type BatchResult, type BatchStatus, checkCustomIds, createPerGroup, splitByLimits } from "./batch-client.js";
 import { createBatchHttp } from "./batch-http.js";
@@ -37,13 +37,7 @@ interface MessageBatchObject {
 export function createAnthropicBatchClient(settings: AnthropicSettings, options: BatchLimitOptions = {}): BatchClient {
   const s = parseSettings(anthropicSettingsSchema, settings, "anthropic");
   const who = `anthropic batch for model "${s.modelId}"`;
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "application/json",
-    "anthropic-version": s.anthropicVersion,
-    ...s.headers,
-  };
-  if (s.apiKey !== undefined && s.apiKey !== "") headers["x-api-key"] = s.apiKey;
+  const headers = anthropicHeaders(s);
   const http = createBatchHttp({ ...s, headers, secrets: [s.apiKey], who });
   // The SDKs' base URL has no /v1; one that has it is taken as is (as the online provider does).
   const root = /\/v1$/.test(http.basePath) ? "/messages/batches" : "/v1/messages/batches";

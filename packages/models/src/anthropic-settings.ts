@@ -48,3 +48,15 @@ export const anthropicSettingsSchema = z
 
 export type AnthropicSettings = z.input<typeof anthropicSettingsSchema>;
 export type ResolvedAnthropicSettings = z.output<typeof anthropicSettingsSchema>;
+
+/** The headers of every Messages API call (online and batch): JSON, the API version, the key, and the user's own. */
+export function anthropicHeaders(s: ResolvedAnthropicSettings): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json",
+    "anthropic-version": s.anthropicVersion,
+    ...s.headers,
+  };
+  if (s.apiKey !== undefined && s.apiKey !== "") headers["x-api-key"] = s.apiKey;
+  return headers;
+}

@@ -18,7 +18,7 @@ import {
   TransportError,
 } from "@yardstick/http";
 import { anthropicBodyFields } from "./anthropic-request-body.js";
-import { type AnthropicSettings, anthropicSettingsSchema } from "./anthropic-settings.js";
+import { type AnthropicSettings, anthropicHeaders, anthropicSettingsSchema } from "./anthropic-settings.js";
 import {
   errorBodySchema,
   type MessageResponseBody,
@@ -62,13 +62,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
   const path = /\/v1$/.test(endpoint.basePath) ? "/messages" : "/v1/messages";
   const url = endpoint.url + path;
   const limiter = createAdaptiveLimiter({ min: s.minConcurrency, max: s.maxConcurrency, increaseEvery: s.concurrencyIncreaseEvery });
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "application/json",
-    "anthropic-version": s.anthropicVersion,
-    ...s.headers,
-  };
-  if (s.apiKey !== undefined && s.apiKey !== "") headers["x-api-key"] = s.apiKey;
+  const headers = anthropicHeaders(s);
   const scrub = createScrubber([s.apiKey, ...Object.values(s.headers)]);
   const who = `anthropic model "${s.modelId}"`;
   let closed = false;
