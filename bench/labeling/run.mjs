@@ -20,7 +20,9 @@ const fsyncMode = process.argv[4] ?? "fsync";
 const lines = Math.max(10_000, seconds * 4_000);
 const here = dirname(fileURLToPath(import.meta.url));
 
-const child = spawn(process.execPath, [join(here, "server-child.mjs"), String(lines), String(labelers), fsyncMode], { stdio: ["ignore", "pipe", "inherit"] });
+// BENCH_SERVER_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const child = spawn(process.execPath, [...serverNodeArgs, join(here, "server-child.mjs"), String(lines), String(labelers), fsyncMode], { stdio: ["ignore", "pipe", "inherit"] });
 const [first] = await once(createInterface({ input: child.stdout }), "line");
 const { url, tokens, dataDir } = JSON.parse(first);
 const pool = new Pool(url, { connections: labelers, pipelining: 1 });

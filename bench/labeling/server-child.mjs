@@ -3,7 +3,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLabelingServer } from "@yardstick/labeling";
+import { pathToFileURL } from "node:url";
+
+// BENCH_LABELING_DIST: another build of the package to serve (e.g. a copy of an older commit's
+// dist/), so before and after can be measured back to back on the same machine.
+const dist = process.env.BENCH_LABELING_DIST;
+const { createLabelingServer } = await import(dist ? pathToFileURL(join(dist, "index.js")).href : "@yardstick/labeling");
 
 const [lines, labelers] = process.argv.slice(2, 4).map(Number);
 const fsync = process.argv[4] !== "no-fsync";

@@ -18,9 +18,12 @@ export function resultLine(task: LoadedTask, row: DoneRow): string {
   });
 }
 
-/** Appends after the database commit; a crash in between is repaired by `rewriteResults` at start. */
-export function appendResult(task: LoadedTask, row: DoneRow): void {
-  appendFileSync(task.resultsFile, `${resultLine(task, row)}\n`);
+/**
+ * Appends labels after the database commit, a commit group's in one write; a crash in between is
+ * repaired by `rewriteResults` at start.
+ */
+export function appendResults(task: LoadedTask, rows: readonly DoneRow[]): void {
+  appendFileSync(task.resultsFile, rows.map((r) => `${resultLine(task, r)}\n`).join(""));
 }
 
 /**

@@ -5,9 +5,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { z } from "zod";
 import { type DataFolder, type LoadedTask, loadDataFolder } from "./data-folder.js";
 import { firstIssue, visibleSample } from "./load.js";
-import { appendResult, resultsCsv, resultLine, rewriteResults } from "./results-file.js";
+import { appendResults, resultsCsv, resultLine, rewriteResults } from "./results-file.js";
 import { DatasetRefSchema } from "./schemas.js";
-import { type Labeler, LabelStore, LabelStoreError } from "./store.js";
+import { type DoneRow, type Labeler, LabelStore, LabelStoreError } from "./store.js";
 import { hashToken, newToken, sameHash } from "./tokens.js";
 import { feedbackProblems } from "./validate-feedback.js";
 
@@ -112,6 +112,18 @@ export function createLabelingServer(options: LabelingServerOptions): LabelingSe
   const perItem = (t: LoadedTask) => t.def.labelsPerSample ?? defaultPerItem;
   // Repair the results files after a crash between a commit and its append.
   for (const task of folder.tasks.values()) rewriteResults(task, store.doneRows(task.id), true);
+  // Labels stored by the commit group in progress, appended to the results files once it commits.
+  const unwritten = new Map<LoadedTask, DoneRow[]>();
+  store.onCommit((committed) => {
+    try {
+      if (committed) for (const [task, rows] of unwritten) appendResults(task, rows);
+    } catch (err) {
+      // The labels are stored; the next start rewrites the results file from the database.
+      process.emitWarning(`labeling: could not append to a results file (repaired at the next start): ${(err as Error).message}`);
+    } finally {
+      unwritten.clear();
+    }
+  });
 
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -258,9 +270,13 @@ export function createLabelingServer(options: LabelingServerOptions): LabelingSe
     const clientTime = body.timestamp !== undefined && !Number.isNaN(Date.parse(body.timestamp)) ? body.timestamp : null;
     const { row, next } = await store.batched(() => {
       const row = store.submit(task.id, labeler.id, line, JSON.stringify(body.feedback), clientTime, perItem(task));
-      return { row, next: nextLine(task, labeler) };
+      const next = nextLine(task, labeler);
+      // Last, so a job that fails (and is rolled back) leaves nothing to append.
+      const rows = unwritten.get(task);
+      if (rows) rows.push(row);
+      else unwritten.set(task, [row]);
+      return { row, next };
     });
-    appendResult(task, row);
     return { stored: { line, labeler: row.labeler, serverTime: row.serverTime }, item: viewOf(task, next), progress: progressOf(task, req.caller as Caller) };
   });
 

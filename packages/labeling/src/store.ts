@@ -21,6 +21,26 @@ export interface LabelerProgress {
   skipped: number;
 }
 
+/** One assignment row as the open region of a task keeps it in memory. */
+interface RegionRow {
+  labeler: number;
+  state: "assigned" | "done" | "skipped";
+  at: number;
+}
+
+/**
+ * A task's open region: `start` (the frontier) is the index into the task's lines before which
+ * every line has all its labels; `rows` holds every assignment row of the lines from `start` on,
+ * the same rows SQLite has. `next` reads it instead of querying, so finding a labeler's next
+ * sample costs a few map lookups, not a query returning every row of the open lines.
+ */
+interface Region {
+  lines: readonly number[];
+  indexOf: Map<number, number>;
+  start: number;
+  rows: Map<number, RegionRow[]>;
+}
+
 export class LabelStoreError extends Error {
   constructor(
     readonly status: number,
@@ -70,8 +90,23 @@ export class LabelStore {
    * writer, which the server is.
    */
   private readonly frontier = new Map<string, number>();
+  /** Per task: the open region (see `Region`), built from SQLite on first use. */
+  private readonly regions = new Map<string, Region>();
   /** Per task: stored labels and lines with all their labels, kept in step by submit and undo. */
   private readonly counters = new Map<string, { labels: number; completeItems: number }>();
+  /** Per task, per labeler: their done and skipped counts, kept in step like `counters`. */
+  private readonly labelerCounts = new Map<string, Map<number, { done: number; skipped: number }>>();
+  /** Labelers found by token hash (labelers are never renamed or removed while serving). */
+  private readonly labelersByHash = new Map<string, Labeler>();
+  private readonly labelerNames = new Map<number, string>();
+  /**
+   * Set when the in-memory views (frontier, regions, counters) change inside the current unit of
+   * work (one batched call, or one direct call). If that unit then fails, SQLite rolls its writes
+   * back and the views are dropped, to be rebuilt from SQLite; failures that changed nothing (a
+   * 409 on a line not assigned to the caller) keep them.
+   */
+  private viewsChanged = false;
+  private readonly commitListeners: ((committed: boolean) => void)[] = [];
 
   /**
    * `fsync` (default true): every commit is synced to disk before it is acknowledged, so not even
@@ -85,7 +120,12 @@ export class LabelStore {
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
     this.db.exec(SCHEMA);
+    // One wrapper for every transaction: better-sqlite3 builds four functions per `transaction()`.
+    this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
   }
+
+  /** Runs `fn` in a transaction, or in a savepoint when one is open. */
+  private readonly inTransaction: (fn: () => unknown) => unknown;
 
   close(): void {
     this.db.close();
@@ -105,27 +145,39 @@ export class LabelStore {
     });
   }
 
+  /**
+   * `listener(true)` runs after each group commit (batched or direct), before any of its callers
+   * is answered; `listener(false)` after a group whose commit failed. The server appends the
+   * group's lines to the results files there, in one write per file.
+   */
+  onCommit(listener: (committed: boolean) => void): void {
+    this.commitListeners.push(listener);
+  }
+
   private flush(): void {
     const jobs = this.queue;
     this.queue = [];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
-      this.db.transaction(() => {
+      this.inTransaction(() => {
         for (const job of jobs) {
+          this.viewsChanged = false;
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(job.fn)() });
+            outcomes.push({ ok: true, value: this.inTransaction(job.fn) });
           } catch (error) {
+            if (this.viewsChanged) this.dropViews();
             outcomes.push({ ok: false, error });
           }
         }
-      })();
+      });
     } catch (error) {
       // The commit itself failed: nothing of the batch is stored, and the in-memory view is stale.
-      this.frontier.clear();
-      this.counters.clear();
+      this.dropViews();
+      for (const listener of this.commitListeners) listener(false);
       for (const job of jobs) job.reject(error);
       return;
     }
+    for (const listener of this.commitListeners) listener(true);
     jobs.forEach((job, i) => {
       const o = outcomes[i];
       if (o?.ok) job.resolve(o.value);
@@ -149,7 +201,85 @@ export class LabelStore {
   }
 
   labelerByToken(token: string): Labeler | undefined {
-    return this.sql("SELECT id, name FROM labelers WHERE token_hash = ?").get(hashToken(token)) as Labeler | undefined;
+    const hash = hashToken(token);
+    const known = this.labelersByHash.get(hash);
+    if (known) return known;
+    // Not cached when unknown: `label add-labeler` may add it from another process meanwhile.
+    const found = this.sql("SELECT id, name FROM labelers WHERE token_hash = ?").get(hash) as Labeler | undefined;
+    if (found) this.labelersByHash.set(hash, found);
+    return found;
+  }
+
+  private labelerName(id: number): string {
+    let name = this.labelerNames.get(id);
+    if (name === undefined) {
+      name = (this.sql("SELECT name FROM labelers WHERE id = ?").get(id) as { name: string }).name;
+      this.labelerNames.set(id, name);
+    }
+    return name;
+  }
+
+  /**
+   * Runs `fn` as one transaction (inside a batched call, as part of the call's savepoint). A
+   * direct call outside any transaction is its own unit of work: if it fails after changing the in-memory views, they are
+   * dropped (SQLite rolled back what they describe); after it commits, the commit listeners run.
+   */
+  private write<T>(fn: () => T): T {
+    // Inside a batched call the call's own savepoint already undoes everything if it fails.
+    if (this.db.inTransaction) return fn();
+    this.viewsChanged = false;
+    let value: T;
+    try {
+      value = this.inTransaction(fn) as T;
+    } catch (error) {
+      if (this.viewsChanged) this.dropViews();
+      for (const listener of this.commitListeners) listener(false);
+      throw error;
+    }
+    for (const listener of this.commitListeners) listener(true);
+    return value;
+  }
+
+  private dropViews(task?: string): void {
+    for (const map of [this.frontier, this.regions, this.counters, this.labelerCounts]) {
+      if (task === undefined) map.clear();
+      else map.delete(task);
+    }
+  }
+
+  /** The task's open region, built from SQLite (the rows of lines from the frontier on) when missing. */
+  private region(task: string, lines: readonly number[]): Region {
+    let region = this.regions.get(task);
+    if (region && region.lines === lines) return region;
+    const start = this.frontier.get(task) ?? 0;
+    const indexOf = new Map(lines.map((line, i) => [line, i]));
+    region = { lines, indexOf, start, rows: new Map() };
+    if (start < lines.length) {
+      const rows = this.sql("SELECT item, labeler_id AS labeler, state, assigned_at AS at FROM assignments WHERE task = ? AND item >= ?")
+        .all(task, lines[start]) as ({ item: number } & RegionRow)[];
+      for (const { item, labeler, state, at } of rows) {
+        if ((indexOf.get(item) ?? -1) < start) continue;
+        const list = region.rows.get(item);
+        if (list) list.push({ labeler, state, at });
+        else region.rows.set(item, [{ labeler, state, at }]);
+      }
+    }
+    this.regions.set(task, region);
+    return region;
+  }
+
+  /** The region's rows of `item`, or undefined when the item lies before the frontier. */
+  private regionRows(task: string, item: number): RegionRow[] | undefined {
+    const region = this.regions.get(task);
+    if (!region) return undefined;
+    const i = region.indexOf.get(item);
+    if (i === undefined || i < region.start) return undefined;
+    let list = region.rows.get(item);
+    if (!list) {
+      list = [];
+      region.rows.set(item, list);
+    }
+    return list;
   }
 
   /**
@@ -158,29 +288,33 @@ export class LabelStore {
    * Assignments older than `leaseMs` stop holding a slot, so an abandoned tab blocks nobody.
    */
   next(task: string, labelerId: number, lines: readonly number[], perItem: number, leaseMs: number): number | undefined {
-    return this.db.transaction(() => {
+    return this.write(() => {
       const open = this.sql("SELECT item FROM assignments WHERE task = ? AND labeler_id = ? AND state = 'assigned'")
         .get(task, labelerId) as { item: number } | undefined;
       if (open) return open.item;
-      let start = this.frontier.get(task) ?? 0;
-      if (start >= lines.length) return undefined;
-      const now = Date.now();
-      const rows = this.sql("SELECT item, labeler_id AS labeler, state, assigned_at AS at FROM assignments WHERE task = ? AND item >= ?")
-        .all(task, lines[start]) as { item: number; labeler: number; state: string; at: number }[];
-      const done = new Map<number, number>();
-      const load = new Map<number, number>();
-      const taken = new Set<number>();
-      for (const r of rows) {
-        if (r.labeler === labelerId) taken.add(r.item);
-        if (r.state === "done") done.set(r.item, (done.get(r.item) ?? 0) + 1);
-        if (r.state === "done" || (r.state === "assigned" && r.at > now - leaseMs)) load.set(r.item, (load.get(r.item) ?? 0) + 1);
+      const region = this.region(task, lines);
+      this.viewsChanged = true;
+      while (region.start < lines.length && countDone(region.rows.get(lines[region.start] as number)) >= perItem) {
+        region.rows.delete(lines[region.start] as number);
+        region.start++;
       }
-      while (start < lines.length && (done.get(lines[start] as number) ?? 0) >= perItem) start++;
-      this.frontier.set(task, start);
+      this.frontier.set(task, region.start);
+      const now = Date.now();
       let line: number | undefined;
-      for (let i = start; i < lines.length; i++) {
+      for (let i = region.start; i < lines.length; i++) {
         const candidate = lines[i] as number;
-        if (!taken.has(candidate) && (load.get(candidate) ?? 0) < perItem) {
+        const rows = region.rows.get(candidate);
+        if (!rows) {
+          line = candidate;
+          break;
+        }
+        let load = 0;
+        let taken = false;
+        for (const r of rows) {
+          if (r.labeler === labelerId) taken = true;
+          if (r.state === "done" || (r.state === "assigned" && r.at > now - leaseMs)) load++;
+        }
+        if (!taken && load < perItem) {
           line = candidate;
           break;
         }
@@ -188,39 +322,56 @@ export class LabelStore {
       if (line === undefined) return undefined;
       this.sql("INSERT INTO assignments(task, item, labeler_id, state, assigned_at) VALUES (?, ?, ?, 'assigned', ?)")
         .run(task, line, labelerId, now);
+      this.regionRows(task, line)?.push({ labeler: labelerId, state: "assigned", at: now });
       return line;
-    })();
+    });
   }
 
   /** Records a label for the labeler's open assignment of `item`; refuses anything else with 409. */
   submit(task: string, labelerId: number, item: number, feedback: string, clientTime: string | null, perItem: number): DoneRow {
-    return this.db.transaction(() => {
+    return this.write(() => {
       const row = this.openRow(task, labelerId, item);
       // `+state` keeps SQLite on the (task, item, labeler) key instead of scanning every done row of the task.
       const done = this.sql("SELECT COUNT(*) AS n FROM assignments WHERE task = ? AND item = ? AND +state = 'done'")
         .get(task, item) as { n: number };
       if (done.n >= perItem) {
         this.sql("DELETE FROM assignments WHERE id = ?").run(row.id);
+        this.setRegionState(task, item, labelerId, undefined);
         throw new LabelStoreError(409, `line ${item} already has its ${perItem} label(s); ask for the next sample`);
       }
       const serverTime = new Date().toISOString();
       this.sql("UPDATE assignments SET state = 'done', seq = ?, feedback = ?, client_time = ?, server_time = ? WHERE id = ?")
         .run(this.nextSeq(), feedback, clientTime, serverTime, row.id);
-      const labeler = this.sql("SELECT name FROM labelers WHERE id = ?").get(labelerId) as { name: string };
+      this.setRegionState(task, item, labelerId, "done");
       const counts = this.counters.get(task);
       if (counts) {
         counts.labels++;
         if (done.n + 1 === perItem) counts.completeItems++;
       }
-      return { item, labeler: labeler.name, feedback, clientTime, serverTime };
-    })();
+      const mine = this.labelerCounts.get(task)?.get(labelerId);
+      if (mine) mine.done++;
+      return { item, labeler: this.labelerName(labelerId), feedback, clientTime, serverTime };
+    });
+  }
+
+  /** Keeps the open region in step with a row's new state (undefined: the row was deleted). */
+  private setRegionState(task: string, item: number, labelerId: number, state: RegionRow["state"] | undefined): void {
+    this.viewsChanged = true;
+    const rows = this.regionRows(task, item);
+    const i = rows?.findIndex((r) => r.labeler === labelerId) ?? -1;
+    if (!rows || i < 0) return;
+    if (state === undefined) rows.splice(i, 1);
+    else (rows[i] as RegionRow).state = state;
   }
 
   skip(task: string, labelerId: number, item: number): void {
-    this.db.transaction(() => {
+    this.write(() => {
       const row = this.openRow(task, labelerId, item);
       this.sql("UPDATE assignments SET state = 'skipped', seq = ?, server_time = ? WHERE id = ?").run(this.nextSeq(), new Date().toISOString(), row.id);
-    })();
+      this.setRegionState(task, item, labelerId, "skipped");
+      const mine = this.labelerCounts.get(task)?.get(labelerId);
+      if (mine) mine.skipped++;
+    });
   }
 
   /**
@@ -229,22 +380,22 @@ export class LabelStore {
    * was removed (the results file then has to be rewritten).
    */
   undo(task: string, labelerId: number): { item: number; removedLabel: boolean } {
-    return this.db.transaction(() => {
+    return this.write(() => {
       const last = this.sql(
           "SELECT id, item, state FROM assignments WHERE task = ? AND labeler_id = ? AND state IN ('done', 'skipped') ORDER BY seq DESC LIMIT 1",
         )
         .get(task, labelerId) as { id: number; item: number; state: string } | undefined;
       if (!last) throw new LabelStoreError(409, "nothing to undo in this task");
-      // The line may drop below its label count: counters and the frontier are recomputed.
-      this.frontier.delete(task);
-      this.counters.delete(task);
+      // The line may drop below its label count: counters, frontier and region are recomputed.
+      this.viewsChanged = true;
+      this.dropViews(task);
       this.sql("DELETE FROM assignments WHERE task = ? AND labeler_id = ? AND state = 'assigned'").run(task, labelerId);
       this.sql(
           "UPDATE assignments SET state = 'assigned', seq = NULL, feedback = NULL, client_time = NULL, server_time = NULL, assigned_at = ? WHERE id = ?",
         )
         .run(Date.now(), last.id);
       return { item: last.item, removedLabel: last.state === "done" };
-    })();
+    });
   }
 
   doneRows(task: string): DoneRow[] {
@@ -266,10 +417,20 @@ export class LabelStore {
       .all(task) as LabelerProgress[];
   }
 
+  /** One labeler's counts in a task (counted once, then kept in step by submit, skip and undo). */
   labelerProgress(task: string, labeler: Labeler): LabelerProgress {
-    const r = this.sql("SELECT COALESCE(SUM(state = 'done'), 0) AS done, COALESCE(SUM(state = 'skipped'), 0) AS skipped FROM assignments WHERE task = ? AND labeler_id = ?")
-      .get(task, labeler.id) as { done: number; skipped: number };
-    return { labeler: labeler.name, ...r };
+    let perLabeler = this.labelerCounts.get(task);
+    if (!perLabeler) {
+      perLabeler = new Map();
+      this.labelerCounts.set(task, perLabeler);
+    }
+    let counts = perLabeler.get(labeler.id);
+    if (!counts) {
+      counts = this.sql("SELECT COALESCE(SUM(state = 'done'), 0) AS done, COALESCE(SUM(state = 'skipped'), 0) AS skipped FROM assignments WHERE task = ? AND labeler_id = ?")
+        .get(task, labeler.id) as { done: number; skipped: number };
+      perLabeler.set(labeler.id, counts);
+    }
+    return { labeler: labeler.name, ...counts };
   }
 
   /** Stored labels and lines that have all `perItem` labels (counted once, then kept in step). */
@@ -309,4 +470,10 @@ export class LabelStore {
     }
     return st;
   }
+}
+
+function countDone(rows: readonly RegionRow[] | undefined): number {
+  let n = 0;
+  for (const r of rows ?? []) if (r.state === "done") n++;
+  return n;
 }
