@@ -6,6 +6,7 @@ import { compareRuns, formatComparisonTable, type RunItems } from "@yardstick/me
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
+import { formatScore } from "./table.js";
 
 const COMPARE_FLAGS = defineFlags({
   test: {
@@ -41,6 +42,32 @@ export const COMPARE_HELP: readonly CliCommandSpec[] = [
 interface StoredTask {
   key: string;
   scoreKey: string | undefined;
+  /** The task's main score as the run table shows it: its name and value (results.json). */
+  mainScore: string | undefined;
+  main: number | undefined;
+}
+
+interface ManifestTask {
+  key: string;
+  name?: string;
+  language?: string;
+  competency?: string;
+  mainScore?: string;
+}
+
+/** The main score of each task from results.json, found as the run table's rows are: language, competency, task name, score key. */
+function mainScores(dir: string, results: Record<string, unknown>): Map<string, { mainScore: string; main: number | undefined }> {
+  const out = new Map<string, { mainScore: string; main: number | undefined }>();
+  const manifestPath = join(dir, "run.json");
+  if (!existsSync(manifestPath)) return out;
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { tasks?: ManifestTask[] };
+  for (const t of manifest.tasks ?? []) {
+    if (!t.mainScore || !t.name) continue;
+    const lang = results[t.language || "all"] as Record<string, Record<string, Record<string, unknown>>> | undefined;
+    const value = lang?.[t.competency || "general"]?.[t.name]?.[t.mainScore];
+    out.set(t.key, { mainScore: t.mainScore, main: typeof value === "number" ? value : undefined });
+  }
+  return out;
 }
 
 /** Reads the per-sample scores of a finished run store into `compareRuns` input. */
@@ -53,7 +80,13 @@ async function readRunItems(dir: string): Promise<{ items: RunItems; tasks: Stor
     meta?: { tasks?: Record<string, { perSampleKey?: string; summary?: { key?: string } | null }> };
   };
   const store = new RunStore(dir);
-  const tasks: StoredTask[] = Object.entries(results.meta?.tasks ?? {}).map(([key, t]) => ({ key, scoreKey: t.perSampleKey ?? t.summary?.key }));
+  const mains = mainScores(dir, results as Record<string, unknown>);
+  const tasks: StoredTask[] = Object.entries(results.meta?.tasks ?? {}).map(([key, t]) => ({
+    key,
+    scoreKey: t.perSampleKey ?? t.summary?.key,
+    mainScore: mains.get(key)?.mainScore,
+    main: mains.get(key)?.main,
+  }));
   const items: RunItems = { tasks: {} };
   for (const task of tasks) {
     if (!task.scoreKey) continue;
@@ -65,6 +98,34 @@ async function readRunItems(dir: string): Promise<{ items: RunItems; tasks: Stor
     items.tasks[task.key] = { items: byId };
   }
   return { items, tasks };
+}
+
+/** One task's main score in both runs, named, as the run table shows it. */
+interface MainScoreRow {
+  task: string;
+  metric: string;
+  a: number | null;
+  b: number | null;
+}
+
+function mainScoreRows(shared: readonly StoredTask[], tasksB: readonly StoredTask[]): MainScoreRow[] {
+  return shared.map((t) => {
+    const other = tasksB.find((u) => u.key === t.key);
+    return { task: t.key, metric: t.mainScore ?? t.scoreKey ?? "-", a: t.main ?? null, b: other?.main ?? null };
+  });
+}
+
+/** The main-score table: the metric's name and both runs' values with the run table's scale and rounding. */
+function formatMainScores(rows: readonly MainScoreRow[]): string {
+  const header = ["task", "metric", "A", "B"];
+  const cells = rows.map((r) => [r.task, r.metric, r.a === null ? "-" : formatScore(r.a), r.b === null ? "-" : formatScore(r.b)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
+  const line = (c: readonly string[]): string =>
+    c
+      .map((v, i) => (i >= 2 ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
@@ -84,12 +145,16 @@ export async function compareCommand(argv: string[], io: CliIO): Promise<number>
     return 1;
   }
   const result = compareRuns(a.items, b.items, { test, correction, resamples, seed });
+  const scores = mainScoreRows(shared, b.tasks);
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ ...result, metrics: Object.fromEntries(shared.map((t) => [t.key, t.scoreKey])) }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...result, metrics: Object.fromEntries(shared.map((t) => [t.key, t.scoreKey])), scores }, null, 2)}\n`);
     return 0;
   }
   // Name what is compared: the per-sample score of each task (its mean is the table's meanA/meanB).
   const compared = shared.map((t) => `${t.key}: ${t.scoreKey}`).join(", ");
-  io.stdout.write(`A: ${dirA}\nB: ${dirB}\nper-sample score compared: ${compared}\n\n${formatComparisonTable(result)}\n`);
+  io.stdout.write(
+    `A: ${dirA}\nB: ${dirB}\n\nmain scores (as in each run's table):\n${formatMainScores(scores)}\n\n` +
+      `paired test on the per-sample score (${compared}):\n${formatComparisonTable(result)}\n`,
+  );
   return 0;
 }

@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startDevServer } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
-import { captureIO } from "./__fixtures__/make-task.js";
+import { captureIO, makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
 import { main } from "./main.js";
 
 describe("yardstick score", () => {
@@ -51,6 +52,44 @@ describe("yardstick compare", () => {
     expect(io.err()).toMatch(/not a finished run store/);
     const usage = captureIO();
     expect(await main(["compare", dir], usage)).toBe(2);
+  });
+
+  it("names each task's main score and shows it as the run table does", async () => {
+    // Every fourth answer of B is wrong, so its score is neither 0 nor 100.
+    let n = 0;
+    const server = await startDevServer({ port: 0, policy: (req) => (n++ % 4 === 0 ? "Answer: Wrong" : toyAnswer(req.lastUserText)) });
+    try {
+      const tasks = makeSentimentTask(12);
+      const env = { YARDSTICK_CACHE_DIR: join(tasks, "cache") };
+      const a = join(tasks, "a");
+      const b = join(tasks, "b");
+      const runA = captureIO(env);
+      expect(await main(["run", tasks, "--model", "baseline:majority", "--out", a, "--quiet"], runA)).toBe(0);
+      const runB = captureIO(env);
+      expect(await main(["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${server.url}/v1`, "--out", b, "--quiet"], runB)).toBe(0);
+      const tableScore = (out: string): string => {
+        const row = out.split("\n").find((l) => l.startsWith("toy "));
+        expect(row, out).toBeDefined();
+        return row!.split(/\s+/)[3]!; // task, lang, metric, score
+      };
+      const io = captureIO(env);
+      expect(await main(["compare", a, b], io), io.err()).toBe(0);
+      const row = io
+        .out()
+        .split("\n")
+        .find((l) => l.startsWith("toy/en ") && l.includes("normalized_accuracy"));
+      expect(row, io.out()).toBeDefined();
+      const [, metric, scoreA, scoreB] = row!.split(/\s+/);
+      expect(metric).toBe("normalized_accuracy");
+      expect(scoreA).toBe(tableScore(runA.out()));
+      expect(scoreB).toBe(tableScore(runB.out()));
+      expect(scoreA).not.toBe(scoreB);
+      const json = captureIO(env);
+      expect(await main(["compare", a, b, "--json"], json)).toBe(0);
+      expect(JSON.parse(json.out()).scores[0]).toMatchObject({ task: "toy/en", metric: "normalized_accuracy" });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -36,6 +36,11 @@ export function formatResultsTable(tasks: readonly TaskOutcome[], overall?: numb
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
+/** How the run table writes a score (0–1 metrics with 3 decimals, 0–100 scores with 2); `compare` uses it too. */
+export function formatScore(x: number): string {
+  return fmt(x);
+}
+
 function fmt(x: number): string {
   if (!Number.isFinite(x)) return String(x);
   if (Math.abs(x) >= 1000) return x.toFixed(0);
