@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { captureIO, makeSentimentTask } from "./__fixtures__/make-task.js";
 import { createBuiltinRegistry } from "./builtins.js";
 import type { LsRow } from "./ls-command.js";
+import type { PluginRow } from "./ls-plugins.js";
 import { main } from "./main.js";
 import { findUnrunnable, loadTaskSpecs } from "./tasks.js";
 
@@ -206,5 +207,79 @@ describe("bad plugin options are found before any request", () => {
     const tasks = makeSentimentTask(2);
     const loaded = await loadTaskSpecs([tasks]);
     expect(findUnrunnable(loaded.tasks, createBuiltinRegistry())).toEqual([]);
+  });
+});
+
+describe("yardstick ls KIND: the registry's plugins", () => {
+  const lsKinds = async (args: string[], cwd = SRC): Promise<Record<string, PluginRow[]>> => {
+    const io = captureIO(env(), cwd);
+    expect(await main(["ls", ...args, "--json"], io), io.err()).toBe(0);
+    return JSON.parse(io.out()) as Record<string, PluginRow[]>;
+  };
+
+  it("lists every built-in metric, provider and dialect with a description and what it needs", async () => {
+    const registry = createBuiltinRegistry();
+    const { metrics } = await lsKinds(["metrics"]);
+    expect(metrics!.map((m) => m.id)).toEqual(registry.ids("metrics"));
+    const metric = (id: string) => metrics!.find((m) => m.id === id)!;
+    expect(metric("bleu")).toMatchObject({ from: "built-in", needs: [expect.stringMatching(/^text pairs/)] });
+    expect(metric("bleu").description).toMatch(/BLEU/);
+    expect(metric("seahelm-pairwise-judge").needs[0]).toMatch(/^judge records/);
+    expect(metric("seahelm-logprob").needs).toContainEqual(expect.stringMatching(/loglikelihood/));
+
+    const all = await lsKinds(["plugins"]);
+    expect(Object.keys(all)).toEqual(["metrics", "providers", "dataloaders", "postprocessors", "judges", "dialects", "prompt-builders"]);
+    expect(all.providers!.map((p) => p.id)).toEqual(registry.ids("models"));
+    expect(all.judges!.map((p) => p.id)).toEqual(registry.ids("judges"));
+    expect(all.dataloaders!.every((d) => d.description !== "" && d.needs.some((n) => n.startsWith("options:")))).toBe(true);
+    expect(all.dialects!.find((d) => d.id === "seahelm")!.needs[0]).toMatch(/^detects: .*config\.yaml/);
+
+    const text = captureIO(env(), SRC);
+    expect(await main(["ls", "provider", "judges"], text), text.err()).toBe(0);
+    expect(text.out()).toMatch(/^providers \(4\)\n/);
+    expect(text.out()).toMatch(/openai-compatible .*\n\s+needs: --base-url URL.*loglikelihood/);
+    expect(text.out()).toMatch(/anthropic .*\n\s+needs: .*--api-key-env NAME/);
+    expect(text.out()).toMatch(/\n\njudges \(5\)\n/);
+  });
+
+  it("shows a --plugin package's entries, named by package, with what a plugin provider can do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-ls-plugins-"));
+    writeFileSync(
+      join(dir, "plug.mjs"),
+      `export default {
+  metrics: { "my-overlap": { specVersion: "v1", id: "my-overlap", description: "word overlap", textPairs: true, compute: () => ({ scores: {} }) } },
+  models: {
+    scorer: (o) => ({ specVersion: "v1", id: "scorer", modelId: o.modelId, identity: () => "scorer", generate: async () => ({ text: "" }),
+      loglikelihood: async () => ({ logprob: 0, isGreedy: true }) }),
+  },
+};
+`,
+    );
+    const rows = await lsKinds(["metrics", "providers", "--plugin", "plug.mjs"], dir);
+    expect(rows.metrics!.find((m) => m.id === "my-overlap")).toEqual({
+      id: "my-overlap",
+      description: "word overlap",
+      needs: [expect.stringMatching(/^text pairs/)],
+      from: "plug.mjs",
+    });
+    expect(rows.providers!.find((p) => p.id === "scorer")).toMatchObject({ from: "plug.mjs", needs: ["--model scorer:MODEL", "capabilities: generate, loglikelihood"] });
+    const text = captureIO(env(), dir);
+    expect(await main(["ls", "metrics", "--plugin", "plug.mjs"], text)).toBe(0);
+    expect(text.out()).toMatch(/my-overlap \(plug\.mjs\)\s+word overlap/);
+  });
+
+  it("reads a folder named like a kind as a config, and refuses kinds mixed with paths or task flags", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-ls-kind-folder-"));
+    makeSentimentTask(2, { dir: join(dir, "metrics") });
+    const io = captureIO(env(), dir);
+    expect(await main(["ls", "metrics", "--json"], io), io.err()).toBe(0);
+    expect((JSON.parse(io.out()) as { tasks: LsRow[] }).tasks.map((t) => t.key)).toEqual(["toy/en"]);
+    const mixed = captureIO(env(), SRC);
+    expect(await main(["ls", "judges", RUNNER_TASKS], mixed)).toBe(2);
+    expect(mixed.err()).toMatch(/either config files or folders, or plugin kinds/);
+    const flags = captureIO(env(), SRC);
+    expect(await main(["ls", "metrics", "--langs", "id"], flags)).toBe(2);
+    expect(flags.err()).toMatch(/--langs selects tasks of configs/);
+    noStack(flags.err());
   });
 });

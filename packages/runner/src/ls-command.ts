@@ -1,10 +1,12 @@
+import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { type CliCommandSpec, defineFlags, type PluginRef, type Registry, type TaskDiagnostic, type TaskSpec } from "@yardstick/core";
-import { listFlag, parseFlags, requireConfigPaths } from "./args.js";
+import { UsageError, listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { annotateHubData, hubDataStatuses } from "./hub-data-status.js";
+import { LISTABLE_KINDS, type ListableKind, formatPluginRows, listingOf, pluginRows } from "./ls-plugins.js";
 import { findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { suiteGaps } from "./validate-command.js";
 
@@ -13,15 +15,32 @@ const LS_FLAGS = defineFlags({
   langs: { type: "string", value: "x,y", default: "every language", description: "only these languages" },
   suite: { type: "string", value: "NAME", description: "only the tasks of a named suite (SEA-HELM's task_config.yaml)" },
   plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first" },
-  json: { type: "boolean", description: 'print {"tasks": [...]} instead of a table (with --suite also "suiteGaps": suite entries that select nothing here)' },
+  json: {
+    type: "boolean",
+    description:
+      'print {"tasks": [...]} instead of a table (with --suite also "suiteGaps": suite entries that select nothing here); for a plugin listing, {"<kind>": [{id, description, needs, from}]}',
+  },
 });
+
+const KIND_WORDS = Object.keys(LISTABLE_KINDS).join("|");
 
 export const LS_HELP: readonly CliCommandSpec[] = [
   {
     command: "yardstick ls",
     summary:
-      "Lists the tasks of the configs, one row per task and language: competency, mode, main score, judge (its id and the judge model the config names), data source (a local path relative to here, or hf:<dataset>) and whether the task runs here, with the reason when it does not. Sends no request and reads no data.",
-    positionals: [{ name: "<config-file-or-folder>...", description: "config files, or folders searched for them" }],
+      "Lists the tasks of the configs, one row per task and language: competency, mode, main score, judge (its id and the judge model the config names), data source (a local path relative to here, or hf:<dataset>) and whether the task runs here, with the reason when it does not. Sends no request and reads no data. `yardstick ls metrics` (or providers, judges, ...) lists the plugins instead, with what each needs.",
+    usage: [
+      "yardstick ls <config-file-or-folder>... [--tasks a,b] [--langs x,y] [--suite NAME] [--plugin PACKAGE]... [--json]",
+      "yardstick ls KIND... [--plugin PACKAGE]... [--json]",
+    ],
+    positionals: [
+      { name: "<config-file-or-folder>...", description: "config files, or folders searched for them" },
+      {
+        name: "KIND...",
+        description:
+          `${KIND_WORDS.replaceAll("|", ", ")} or plugins: instead of configs, list these plugins of the registry (built-in and --plugin packages): each id, a one-line description and what it needs (inputs, options, flags, environment, capabilities); plugins lists every kind. A path of that name is read as a config.`,
+      },
+    ],
     flags: LS_FLAGS,
   },
 ];
@@ -57,6 +76,11 @@ export interface LsRow {
 /** `yardstick ls DIR...`: what the configs hold and what of it can run on this machine. */
 export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, LS_FLAGS);
+  const listings = positionals.map((p) => (existsSync(resolve(io.cwd, p)) ? undefined : listingOf(p)));
+  if (positionals.length > 0 && listings.every((l) => l !== undefined)) return lsPlugins(listings as (ListableKind | "all")[], values, io);
+  if (listings.some((l) => l !== undefined) && positionals.length > 1) {
+    throw new UsageError(`ls: give either config files or folders, or plugin kinds (${KIND_WORDS}|plugins), not both`);
+  }
   const paths = requireConfigPaths(positionals, "ls").map((p) => resolve(io.cwd, p));
   let registry: Registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
@@ -75,6 +99,26 @@ export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
 
   if (values.json) io.stdout.write(`${JSON.stringify({ tasks: rows, ...(values.suite === undefined ? {} : { suiteGaps: gaps }) }, null, 2)}\n`);
   else io.stdout.write(`${formatLsTable(rows)}\n${gaps.length > 0 ? `\nsuite entries that select nothing:\n${gaps.map((g) => `  ${g}`).join("\n")}\n` : ""}`);
+  return 0;
+}
+
+/** `yardstick ls metrics ...`: the registry's plugins of the named kinds, with the `--plugin` packages' entries. */
+async function lsPlugins(listings: readonly (ListableKind | "all")[], values: { tasks?: string; langs?: string; suite?: string; plugin?: string[]; json?: boolean }, io: CliIO): Promise<number> {
+  for (const flag of ["tasks", "langs", "suite"] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`ls: --${flag} selects tasks of configs; it does not apply to a plugin listing`);
+  }
+  const builtin = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
+  const packages = [];
+  let registry: Registry = builtin;
+  for (const name of values.plugin ?? []) {
+    const init = await loadPluginPackages([name], io.cwd);
+    packages.push({ name, init });
+    registry = registry.extend(init);
+  }
+  const all = Object.keys(LISTABLE_KINDS) as ListableKind[];
+  const kinds = listings.includes("all") ? all : all.filter((k) => listings.includes(k));
+  const rows = pluginRows(registry, kinds, (kind) => new Set(builtin.ids(kind)), packages);
+  io.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatPluginRows(rows)}\n`);
   return 0;
 }
 
