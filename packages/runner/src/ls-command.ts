@@ -76,6 +76,7 @@ export interface LsRow {
 /** `yardstick ls DIR...`: what the configs hold and what of it can run on this machine. */
 export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, LS_FLAGS);
+  if (positionals.length === 0) throw new UsageError(`ls: give config files or folders, or plugin kinds to list (${KIND_WORDS}|plugins)`);
   const listings = positionals.map((p) => (existsSync(resolve(io.cwd, p)) ? undefined : listingOf(p)));
   if (positionals.length > 0 && listings.every((l) => l !== undefined)) return lsPlugins(listings as (ListableKind | "all")[], values, io);
   if (listings.some((l) => l !== undefined) && positionals.length > 1) {

@@ -32,8 +32,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     help: async () => (await import("./validate-command.js")).VALIDATE_HELP,
   },
   ls: {
-    args: "<config...>",
-    summary: "list the tasks of configs and whether each runs here",
+    args: "<config...> | KIND...",
+    summary: "list the tasks of configs and whether each runs here, or the metrics, providers, ... with what each needs",
     load: async () => (await import("./ls-command.js")).lsCommand,
     help: async () => (await import("./ls-command.js")).LS_HELP,
   },
