@@ -17,7 +17,8 @@ const seconds = Number(process.argv[2] ?? 30);
 const labelers = Number(process.argv[3] ?? 50);
 /** "fsync" (the server's default: every commit synced) or "no-fsync" (`label serve --no-fsync`). */
 const fsyncMode = process.argv[4] ?? "fsync";
-const lines = Math.max(10_000, seconds * 4_000);
+// Enough lines that the labelers do not run out (the run says so if they do).
+const lines = Math.max(10_000, seconds * 10_000);
 const here = dirname(fileURLToPath(import.meta.url));
 
 // BENCH_SERVER_NODE_ARGS: extra node flags for the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
@@ -79,11 +80,13 @@ db.close();
 const storedKeys = new Set(stored.map((r) => `${r.labeler}:${r.line}`));
 const fileLines = readFileSync(join(dataDir, "results", "bench_results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
 const fileKeys = fileLines.map((l) => `${l.labeler}:${l.line}`);
-const lost = acked.filter((k) => !storedKeys.has(k) || !fileKeys.includes(k)).length;
-const duplicated = fileKeys.length - new Set(fileKeys).size + (stored.length - storedKeys.size);
+const fileKeySet = new Set(fileKeys);
+const lost = acked.filter((k) => !storedKeys.has(k) || !fileKeySet.has(k)).length;
+const duplicated = fileKeys.length - fileKeySet.size + (stored.length - storedKeys.size);
 const lineTwice = stored.length - new Set(stored.map((r) => r.line)).size;
 
 console.log(`${fsyncMode}: labelers ${labelers}, ${seconds} s, dataset ${lines} lines, warm-up ${warm} labels`);
+if (elapsed < seconds * 0.95) console.log(`the dataset ran out after ${elapsed.toFixed(1)} s: give more lines`);
 console.log(`submissions acknowledged: ${acked.length} in ${elapsed.toFixed(1)} s = ${(acked.length / elapsed).toFixed(0)}/s`);
 console.log(`latency p50 ${q(0.5).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms, max ${latencies.at(-1).toFixed(1)} ms`);
 console.log(`stored in SQLite: ${stored.length} (= warm-up + acknowledged: ${stored.length === warm + acked.length}); results file lines: ${fileLines.length}`);
