@@ -23,14 +23,14 @@ const COMPARE_FLAGS = defineFlags({
   },
   resamples: { type: "string", value: "N", default: "1000", description: "paired-bootstrap resamples, 100 to 1000000" },
   seed: { type: "string", value: "N", default: "1234", description: "seed of the bootstrap resampling" },
-  json: { type: "boolean", description: "print the comparison as JSON instead of a table" },
+  json: { type: "boolean", description: 'print the comparison as JSON instead of a table ("scores": each task\'s main score in A and B; "metrics": the per-sample score paired)' },
 });
 
 export const COMPARE_HELP: readonly CliCommandSpec[] = [
   {
     command: "yardstick compare",
     summary:
-      "Paired comparison of two finished run stores on the tasks they share (same task, same main score), sample by sample: each task's difference with its interval and p-value, corrected across tasks.",
+      "Paired comparison of two finished run stores on the tasks they share (same task, same main score): first each task's main score in A and B, named and written as the run table writes it, then the paired test sample by sample on the per-sample score it names: each task's difference with its interval and p-value, corrected across tasks.",
     positionals: [
       { name: "RUN_A", description: "a finished run store (the baseline)" },
       { name: "RUN_B", description: "a finished run store compared with it" },
