@@ -98,6 +98,26 @@ describe("group commit", () => {
   });
 });
 
+describe("a late submission", () => {
+  it("is refused with 409 and releases the line, so the labeler moves on instead of getting it again", async () => {
+    const dir = corpusDataDir();
+    addTinyTask(dir, 3);
+    const server = createLabelingServer({ dataDir: dir, adminToken: "admin-token-for-tests", leaseMs: 1 });
+    servers.push(server);
+    const base = await server.listen(0, "127.0.0.1");
+    const [a, b] = ["a", "b"].map((n) => new Client(base, server.store.addLabeler(n))) as [Client, Client];
+    expect((await a.call("GET", "/api/task/tiny/next")).json.item.line).toBe(2);
+    await new Promise((r) => setTimeout(r, 5)); // a's lease runs out
+    expect((await b.call("GET", "/api/task/tiny/next")).json.item.line).toBe(2);
+    expect((await b.call("POST", "/api/results/tiny", { line: 2, feedback: { verdict: "good" } })).status).toBe(200);
+    const late = await a.call("POST", "/api/results/tiny", { line: 2, feedback: { verdict: "bad" } });
+    expect(late.status).toBe(409);
+    expect(late.json.error).toMatch(/already has its 1 label/);
+    expect((await a.call("GET", "/api/task/tiny/next")).json.item.line).not.toBe(2); // not the refused line again
+    expect(fileKeys(dir)).toEqual(["b:2"]);
+  });
+});
+
 describe("the in-memory open region", () => {
   /** The next line by the rule, computed from the stored rows alone (what the store's view must agree with). */
   function expectedNext(dir: string, labelerId: number, lines: number[], perItem: number): number | undefined {

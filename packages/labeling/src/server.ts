@@ -268,8 +268,16 @@ export function createLabelingServer(options: LabelingServerOptions): LabelingSe
     const problems = feedbackProblems(task.def.feedback, body.feedback);
     if (problems.length > 0) throw new HttpError(422, `feedback does not fit the task: ${problems.join("; ")}`);
     const clientTime = body.timestamp !== undefined && !Number.isNaN(Date.parse(body.timestamp)) ? body.timestamp : null;
-    const { row, next } = await store.batched(() => {
-      const row = store.submit(task.id, labeler.id, line, JSON.stringify(body.feedback), clientTime, perItem(task));
+    const outcome = await store.batched(() => {
+      let row: DoneRow;
+      try {
+        row = store.submit(task.id, labeler.id, line, JSON.stringify(body.feedback), clientTime, perItem(task));
+      } catch (err) {
+        // Answered with its 409 after the commit: a line that got its labels while this labeler's
+        // lease had run out is released (the refusal deletes the stale assignment), not rolled back.
+        if (err instanceof LabelStoreError) return { refused: err };
+        throw err;
+      }
       const next = nextLine(task, labeler);
       // Last, so a job that fails (and is rolled back) leaves nothing to append.
       const rows = unwritten.get(task);
@@ -277,6 +285,8 @@ export function createLabelingServer(options: LabelingServerOptions): LabelingSe
       else unwritten.set(task, [row]);
       return { row, next };
     });
+    if ("refused" in outcome) throw outcome.refused;
+    const { row, next } = outcome;
     return { stored: { line, labeler: row.labeler, serverTime: row.serverTime }, item: viewOf(task, next), progress: progressOf(task, req.caller as Caller) };
   });
 
