@@ -256,7 +256,7 @@ describe("compare over run stores", () => {
     expect(await main(["run", tasks, "--model", "baseline:majority", "--out", b, "--quiet"], captureIO(env()))).toBe(0);
     const io = captureIO(env());
     expect(await main(["compare", a, b], io)).toBe(0);
-    expect(io.out()).toContain("per-sample score compared: toy/en: correct");
+    expect(io.out()).toContain("paired test on the per-sample score (toy/en: correct)");
 
     const other = makeSentimentTask(4);
     const config = join(other, "toy", "config.yaml");
