@@ -90,7 +90,9 @@ describe("Ctrl-C", () => {
     }
   }, 60_000);
 
-  it("a second Ctrl-C exits at once", async () => {
+  // One Ctrl-C already exits this fast here, so this checks that two in a row exit cleanly with 130
+  // (no crash, no hang on the second handler); it cannot tell the forced exit from the first one's.
+  it("two Ctrl-Cs in a row exit with 130 within 1.5 s", async () => {
     const server = await startDevServer({ port: 0, faults: { rateHang: 1 } });
     const tasks = makeSentimentTask(20);
     const out = join(tasks, "run");
