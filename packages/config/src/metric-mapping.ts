@@ -20,6 +20,12 @@ const METRIC_IDS: Record<string, string> = {
   NIAHMetric: "seahelm-niah",
   Cwe: "seahelm-cwe",
   CweMetric: "seahelm-cwe",
+  CountdownMetric: "seahelm-countdown",
+  HtmlToTsvMetric: "seahelm-html-to-tsv",
+  PathTraversalMetric: "seahelm-path-traversal",
+  ToMTrackingMetric: "seahelm-tom-tracking",
+  TravelPlanningMetric: "seahelm-travel-planning",
+  LiveCodeBenchMetric: "seahelm-livecodebench",
 };
 
 /** The metric id for a class; unknown classes become `seahelm:<ClassName>` (the runner reports them as missing). */
