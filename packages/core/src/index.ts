@@ -9,5 +9,6 @@ export * from "./canonical-json.js";
 export * from "./python-str.js";
 export * from "./random.js";
 export * from "./python-random.js";
+export * from "./pcg64.js";
 export * from "./hash-file.js";
 export * from "./cli-options.js";
