@@ -103,6 +103,12 @@ const SUITES: Record<string, Suite> = {
     cases: [{ inputs: [row("1", "Benar", "Benar", ph("scalar_implicatures")), row("2", "Salah", "Benar", ph("presuppositions")), row("3", "Salah", "Salah", ph("presuppositions"))] }],
     opts: { invalidOptions: [{ answerTag: 1 }] },
   },
+  "seahelm-minimal-pairs-logprob": {
+    cases: [{ inputs: [row("1", [Math.log(0.5)], "A", ph("npi")), row("2", [-2], "B", ph("word_order")), row("3", "", "A", ph("npi"))] }],
+  },
+  "seahelm-pragmatic-logprob": {
+    cases: [{ inputs: [row("1", [-0.1], "Benar", ph("scalar_implicatures")), row("2", null, "Salah", ph("presuppositions")), row("3", [-1], "Salah", ph("presuppositions"))] }],
+  },
   "seahelm-niah": {
     cases: [{ inputs: [row("1", "<answer>12, 34</answer>", ["12", "34"]), row("2", "<answer>7</answer>", ["7", "8"]), row("3", "", ["1"])] }],
     opts: { invalidOptions: [{ normalizeReferences: "yes" }] },
@@ -145,7 +151,7 @@ for (const name of ["exact_match", "prefix_match", "in_match", "qa_match", "f1_s
 describe("built-in metrics", () => {
   it("each has conformance cases, and every metric that takes options has checkOptions", () => {
     expect(Object.keys(builtinMetrics).filter((id) => SUITES[id] === undefined)).toEqual([]);
-    const optionless = ["seahelm-logprob", "seahelm-bbh-exact-match"];
+    const optionless = ["seahelm-logprob", "seahelm-minimal-pairs-logprob", "seahelm-pragmatic-logprob", "seahelm-bbh-exact-match"];
     expect(Object.keys(builtinMetrics).filter((id) => !optionless.includes(id) && typeof builtinMetrics[id]?.checkOptions !== "function")).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { SeahelmMetricSettings } from "./chrf-plus-plus.js";
 import { createSeahelmF1AccMetric } from "./f1-acc.js";
 import { createSeahelmCweMetric, createSeahelmNiahMetric } from "./list-recall.js";
 import { createSeahelmLogprobMetric } from "./logprob.js";
+import { createSeahelmMinimalPairsLogprobMetric, createSeahelmPragmaticLogprobMetric } from "./logprob-phenomena.js";
 import { createSeahelmMathMetric } from "./math.js";
 import { createSeahelmMinimalPairsMetric } from "./minimal-pairs.js";
 import { createSeahelmPragmaticMetric } from "./pragmatic.js";
@@ -33,6 +34,7 @@ export {
 } from "./lindsea-aggregation.js";
 export { createSeahelmCweMetric, createSeahelmNiahMetric, seahelmListRecallOptionsSchema } from "./list-recall.js";
 export { createSeahelmLogprobMetric } from "./logprob.js";
+export { createSeahelmMinimalPairsLogprobMetric, createSeahelmPragmaticLogprobMetric } from "./logprob-phenomena.js";
 export { createSeahelmMathMetric, seahelmMathOptionsSchema, verifyMath as seahelmVerifyMath } from "./math.js";
 export { createSeahelmMinimalPairsMetric, seahelmLabelTaskOptionsSchema } from "./minimal-pairs.js";
 export { Mt19937 as NumpyMt19937 } from "@yardstick/core";
@@ -54,6 +56,8 @@ export function createSeahelmMetrics(settings: SeahelmMetricSettings = {}): Reco
     createSeahelmLogprobMetric(),
     createSeahelmMinimalPairsMetric(),
     createSeahelmPragmaticMetric(),
+    createSeahelmMinimalPairsLogprobMetric(),
+    createSeahelmPragmaticLogprobMetric(),
     createSeahelmNiahMetric(),
     createSeahelmCweMetric(),
     createSeahelmBbhExactMatchMetric(),

@@ -4,22 +4,33 @@ import { describe, mean, requireSamples } from "./common.js";
 
 export const LOGPROB_ID = "seahelm-logprob";
 
-/**
- * A sample's cumulative log-probability of the gold continuation: a number, a numeric string, or
- * null/undefined/blank for a missing value (counted as probability 0). NaN, ±Infinity, positive
- * values and non-decimal strings are rejected rather than silently scored.
- */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-export function cumulativeLogprobOf(input: MetricInput): number | null {
-  const v = input.prediction;
+/**
+ * A sample's cumulative log-probability of the gold continuation: a number, a numeric string, the
+ * engine's loglikelihood answer (a list with the one scored continuation's value), or
+ * null/undefined/blank for a missing value (counted as probability 0; a failed request reaches the
+ * metric as ""). NaN, ±Infinity, positive values and non-decimal strings are rejected rather than
+ * silently scored.
+ */
+export function cumulativeLogprobOf(input: MetricInput, metricId: string = LOGPROB_ID): number | null {
+  let v = input.prediction;
+  if (Array.isArray(v)) {
+    if (v.length !== 1) {
+      throw new MetricError(`prediction must be the log-probability of the one gold continuation, got ${describe(v)}`, {
+        metricId,
+        sampleId: input.sampleId,
+      });
+    }
+    v = v[0];
+  }
   if (v === null || v === undefined || (typeof v === "string" && v.trim() === "")) return null;
   // Strings must be plain decimals ("0x10", "Infinity" are not log-probabilities); a log-probability
   // is finite and at most 0 (a tiny positive rounding error is tolerated).
   const x = typeof v === "string" ? (DECIMAL.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v;
   if (typeof x !== "number" || !Number.isFinite(x) || x > 1e-9) {
     throw new MetricError(`prediction must be a cumulative log-probability (number ≤ 0) or null, got ${describe(v)}`, {
-      metricId: LOGPROB_ID,
+      metricId,
       sampleId: input.sampleId,
     });
   }
@@ -60,7 +71,7 @@ export function createSeahelmLogprobMetric(): MetricV1 {
     description: "SEA-HELM *-logprobs tasks: mean probability (×100) of the gold continuation",
     compute(inputs: readonly MetricInput[], _options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(LOGPROB_ID, inputs);
-      const { scores, probabilities } = logprobSummary(inputs.map(cumulativeLogprobOf));
+      const { scores, probabilities } = logprobSummary(inputs.map((input) => cumulativeLogprobOf(input)));
       return {
         scores,
         perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { probabilities_accuracy: probabilities[i]! } })),
