@@ -13,6 +13,8 @@ const METRIC_IDS: Record<string, string> = {
   LogProbMetric: "seahelm-logprob",
   MinimalPairsMetric: "seahelm-minimal-pairs",
   PragmaticReasoningMetric: "seahelm-pragmatic",
+  MinimalPairsLogProbMetric: "seahelm-minimal-pairs-logprob",
+  PragmaticReasoningLogProbMetric: "seahelm-pragmatic-logprob",
   IFEvalMetric: "ifeval",
   BBHExactMatch: "seahelm-bbh-exact-match",
   MathMetric: "seahelm-math",
