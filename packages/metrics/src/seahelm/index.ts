@@ -20,6 +20,7 @@ export {
 } from "./bootstrap.js";
 export type { ChrfPlusPlus, SeahelmMetricSettings } from "./chrf-plus-plus.js";
 export { balancedAccuracy as seahelmBalancedAccuracy, macroF1 as seahelmMacroF1 } from "./classification.js";
+export { LEADERBOARD_BOOTSTRAPS, LEADERBOARD_SEED, type LeaderboardResult, type RunsTaskScores, SEA_LANGUAGES, leaderboardBootstrap } from "./leaderboard-bootstrap.js";
 export { normalizeScore } from "./common.js";
 export { createSeahelmF1AccMetric, seahelmF1AccOptionsSchema } from "./f1-acc.js";
 export {
