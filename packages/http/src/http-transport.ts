@@ -23,14 +23,21 @@ export interface HttpReply {
 
 /** Why an attempt got no HTTP answer. */
 export class TransportError extends Error {
+  /** No connection could be made at all (refused, no route, unknown host): nothing answers there now. */
+  readonly unreachable: boolean;
+
   constructor(
     readonly kind: "timeout" | "network" | "aborted",
     message: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; unreachable?: boolean } = {},
   ) {
     super(message, options);
+    this.unreachable = options.unreachable ?? false;
   }
 }
+
+/** Error codes of a connection that could not be made (as opposed to one that broke). */
+const CONNECT_FAILURES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
 export interface Transport {
   readonly endpoints: readonly Endpoint[];
@@ -309,7 +316,7 @@ function asTransportError(timeoutMs: number, signal: AbortSignal | undefined): (
     }
     if (cause instanceof AttemptCut) throw new TransportError("timeout", `timed out after ${cause.limitMs} ms (${cause.message})`, { cause });
     if (signal?.aborted) throw new TransportError("aborted", "aborted by the caller", { cause });
-    throw new TransportError("network", `connection failed: ${describeNetworkError(cause)}`, { cause });
+    throw new TransportError("network", `connection failed: ${describeNetworkError(cause)}`, { cause, unreachable: CONNECT_FAILURES.has(code as string) });
   };
 }
 

@@ -34,6 +34,11 @@ export const anthropicSettingsSchema = z
     backoff: z
       .strictObject({ baseMs: z.number().min(0).default(500), maxMs: z.number().min(0).default(30_000) })
       .default({ baseMs: 500, maxMs: 30_000 }),
+    /**
+     * How long the server may be unreachable (set aside after failing) before the requests waiting for
+     * it fail with a network error; meanwhile requests wait for it instead of spending their attempts.
+     */
+    maxOutageMs: z.number().int().min(0).default(180_000),
     /** Longest Retry-After honoured; longer requests wait this long (default 60 s). */
     maxRetryAfterMs: z.number().min(0).default(60_000),
     /** `max_tokens` of requests whose params set none (the API requires one). */

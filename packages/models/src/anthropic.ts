@@ -9,11 +9,14 @@ import {
 } from "@yardstick/core";
 import {
   type AdaptiveLimiter,
+  type AttemptOutcome,
   createAdaptiveLimiter,
+  createBalancer,
   createAttemptTimeout,
   createRecentFailures,
   createTransport,
   type LimiterOutcome,
+  OutageError,
   sleep,
   TransportError,
 } from "@yardstick/http";
@@ -39,7 +42,9 @@ export interface AnthropicProvider extends ModelProviderV1 {
   close(): Promise<void>;
 }
 
-/** A failed attempt, before deciding whether to try again. */
+/** Time limit of a probe (GET /v1/models) of the server once it is set aside. */
+const PROBE_TIMEOUT_MS = 5000;
+
 /** 529 is Anthropic's "overloaded": like a 429, a reason to send less, not only to wait. */
 const OVERLOADED = 529;
 
@@ -65,6 +70,12 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
   const headers = anthropicHeaders(s);
   const scrub = createScrubber([s.apiKey, ...Object.values(s.headers)]);
   const who = `anthropic model "${s.modelId}"`;
+  // One endpoint: the balancer only sets it aside when it is down, so requests wait for it to come back.
+  const modelsPath = path === "/messages" ? "/models" : "/v1/models";
+  const balancer = createBalancer(transport.endpoints, {
+    maxOutageMs: s.maxOutageMs,
+    probe: (e) => transport.get(e, modelsPath, headers, PROBE_TIMEOUT_MS).then((r) => r.status < 500, () => false),
+  });
   let closed = false;
 
   /** One POST, retried until it gives a message body or a final error. */
@@ -73,36 +84,57 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
     const signal = ctx?.signal;
     let timeouts = 0;
     for (let attempt = 1; ; attempt++) {
+      // While the server is set aside (down) the request waits for it to answer again, spending no attempt.
+      let lane = balancer.pick();
+      while (lane === undefined) {
+        try {
+          await balancer.whenAvailable(signal);
+        } catch (cause) {
+          if (!(cause instanceof OutageError)) throw abortedCallError(who, "POST", url, attempt - 1, cause);
+          throw new ModelCallError(`${who}: POST ${url} failed: ${scrub(cause.message)}`, { kind: "network", attempts: Math.max(1, attempt - 1), retryable: false, url, cause });
+        }
+        lane = balancer.pick();
+      }
       let ticket: Awaited<ReturnType<AdaptiveLimiter["acquire"]>>;
       try {
         ticket = await limiter.acquire(signal);
       } catch (cause) {
+        balancer.end(lane, "cancelled", 0);
         throw abortedCallError(who, "POST", url, attempt - 1, cause);
       }
       let outcome: LimiterOutcome = "other";
+      let ended: AttemptOutcome = "cancelled";
+      let latencyMs = 0;
       let failure: CallFailure | undefined;
       try {
         const reply = await transport.post(endpoint, path, payload, headers, attemptTimeout.timeoutMs(timeouts), signal, timeouts);
+        latencyMs = reply.latencyMs;
         if (reply.status >= 200 && reply.status < 300) {
           const read = readMessage(reply.text);
           if ("body" in read) {
             outcome = "success";
+            ended = "ok";
             attemptTimeout.record(reply.latencyMs);
             failures.note(false);
             return { body: read.body, latencyMs: reply.latencyMs };
           }
+          ended = "failed";
           failure = read;
         } else {
           if (reply.status === 429 || reply.status === OVERLOADED) outcome = "rate-limited";
+          // 529 (overloaded) is the API's way to say "send less": it is up.
+          ended = reply.status < 500 || reply.status === OVERLOADED ? "failed" : "down";
           failure = statusFailure(reply.status, reply.headers, errorText(reply.text));
         }
       } catch (cause) {
         if (!(cause instanceof TransportError)) throw cause;
         if (cause.kind === "aborted") throw abortedCallError(who, "POST", url, attempt, cause);
         if (cause.kind === "timeout") timeouts++;
+        ended = cause.unreachable ? "unreachable" : "down";
         failure = { kind: cause.kind, retryable: true, message: cause.message, cause: cause.cause };
       } finally {
         limiter.release(ticket, outcome, { retryAfterMs: failure?.retryAfterMs });
+        balancer.end(lane, ended, latencyMs, ended === "down" || ended === "unreachable" ? failure?.message : undefined);
       }
       failures.note(true);
       if (!failure.retryable || attempt >= s.maxAttempts) throw failedCallError(who, "POST", url, failure, attempt, scrub);
@@ -185,6 +217,7 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
     async close() {
       if (closed) return;
       closed = true;
+      balancer.close();
       await transport.close();
     },
   };

@@ -12,12 +12,18 @@ import {
 } from "@yardstick/core";
 import {
   type AdaptiveLimiter,
+  type AttemptOutcome,
   createAdaptiveLimiter,
+  createBalancer,
   createAttemptTimeout,
   createRecentFailures,
   createTransport,
   type Endpoint,
+  type EndpointStats,
+  type Lane,
   type LimiterOutcome,
+  type LimiterTicket,
+  OutageError,
   sleep,
   TransportError,
 } from "@yardstick/http";
@@ -35,8 +41,10 @@ export interface OpenAICompatibleProvider extends ModelProviderV1 {
   readonly id: "openai-compatible";
   /** The in-flight limiter (its `limit` is the current adaptive concurrency). */
   readonly limiter: AdaptiveLimiter;
-  /** The configured base URLs, in round-robin order. */
+  /** The configured base URLs. */
   readonly baseURLs: readonly string[];
+  /** What went to each base URL so far (attempts, failed attempts, mean latency, times set aside). */
+  endpointStats(): EndpointStats[];
   loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult>;
   loglikelihoodBatch(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]>;
   describeServedModel(ctx?: CallContext): Promise<ServedModelInfo | undefined>;
@@ -121,6 +129,9 @@ function parseBody<V>(text: string, decode: Decode<V>): Parsed<V> | Failure {
  * `/chat/completions`, completions and loglikelihood over `/completions` with echo + logprobs. Retries
  * with backoff, honours Retry-After and adapts its concurrency to 429s (see the package README).
  */
+/** Time limit of a probe (GET /models) of a base URL set aside. */
+const PROBE_TIMEOUT_MS = 5000;
+
 export function createOpenAICompatible(settings: OpenAICompatibleSettings): OpenAICompatibleProvider {
   const s = parseSettings(openAICompatibleSettingsSchema, settings, "openai-compatible");
   const baseURLs = s.baseURLs ?? [s.baseURL!];
@@ -143,6 +154,11 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   };
   if (s.apiKey !== undefined && s.apiKey !== "") headers.authorization = `Bearer ${s.apiKey}`;
   const scrub = createScrubber([s.apiKey, ...Object.values(s.headers)]);
+  const balancer = createBalancer(transport.endpoints, {
+    maxOutageMs: s.maxOutageMs,
+    // Any HTTP answer but a 5xx means the server is back (a 404: it has no /models, but it answers).
+    probe: (endpoint) => transport.get(endpoint, "/models", headers, PROBE_TIMEOUT_MS).then((r) => r.status < 500, () => false),
+  });
   const who = `openai-compatible model "${s.modelId}"`;
   let closed = false;
 
@@ -151,7 +167,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     body: Record<string, unknown> | string,
     decode: Decode<V>,
     ctx: ModelCallContext | undefined,
-    /** A GET to this one endpoint (no body), instead of a POST round robin. */
+    /** A GET to this one endpoint (no body), instead of a POST to the base URL the balancer picks. */
     getFrom?: Endpoint,
   ): Promise<{ value: V; latencyMs: number; attempts: number; url: string }> {
     const method = getFrom ? "GET" : "POST";
@@ -159,45 +175,76 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     const payload = typeof body === "string" ? body : JSON.stringify(body);
     const signal = ctx?.signal;
     let timeouts = 0;
+    // The base URL the last attempt failed on: a retry goes elsewhere when another one is up.
+    let lastLane: Lane | undefined;
     for (let attempt = 1; ; attempt++) {
-      const endpoint: Endpoint = getFrom ?? transport.next();
-      const url = endpoint.url + path;
-      // A free slot is taken without a promise and an await (the common case at steady state).
-      let ticket = signal?.aborted ? undefined : limiter.tryAcquire();
-      if (ticket === undefined) {
+      let ticket: LimiterTicket | undefined;
+      let lane: Lane | undefined;
+      // Take a slot, then a base URL; when every base URL is set aside (down), give the slot back and
+      // wait for one to answer again: the wait spends no attempt.
+      for (;;) {
+        // A free slot is taken without a promise and an await (the common case at steady state).
+        ticket = signal?.aborted ? undefined : limiter.tryAcquire();
+        if (ticket === undefined) {
+          try {
+            ticket = await limiter.acquire(signal);
+          } catch (cause) {
+            throw abortedCallError(who, method, (getFrom ?? lastLane?.endpoint ?? transport.endpoints[0]!).url + path, attempt - 1, cause);
+          }
+        }
+        if (getFrom) break;
+        lane = balancer.pick(lastLane);
+        if (lane !== undefined) break;
+        limiter.release(ticket, "other");
         try {
-          ticket = await limiter.acquire(signal);
+          await balancer.whenAvailable(signal);
         } catch (cause) {
-          throw abortedCallError(who, method, url, attempt - 1, cause);
+          const url = (lastLane?.endpoint ?? transport.endpoints[0]!).url + path;
+          if (!(cause instanceof OutageError)) throw abortedCallError(who, method, url, attempt - 1, cause);
+          throw outageCallError(method, url, cause, attempt - 1);
         }
       }
+      const endpoint: Endpoint = getFrom ?? lane!.endpoint;
+      const url = endpoint.url + path;
       let outcome: LimiterOutcome = "other";
+      let ended: AttemptOutcome = "cancelled";
       let result: Failure | Parsed<V> | undefined;
+      let latencyMs = 0;
       const limitMs = attemptTimeout.timeoutMs(timeouts);
       try {
         const reply = getFrom
           ? await transport.get(endpoint, path, headers, limitMs, signal, timeouts)
           : await transport.post(endpoint, path, payload, headers, limitMs, signal, timeouts);
+        latencyMs = reply.latencyMs;
         if (reply.status >= 200 && reply.status < 300) {
           result = parseBody(reply.text, decode);
           if (result.parsed) {
             outcome = "success";
+            ended = "ok";
             attemptTimeout.record(reply.latencyMs);
             failures.note(false);
             return { value: result.value, latencyMs: reply.latencyMs, attempts: attempt, url };
           }
+          ended = "failed";
         } else {
           if (reply.status === 429) outcome = "rate-limited";
+          ended = reply.status < 500 ? "failed" : "down";
           result = statusFailure(reply.status, reply.headers, errorText(reply.text));
         }
       } catch (cause) {
         if (!(cause instanceof TransportError)) throw cause;
-        if (cause.kind === "aborted") throw abortedCallError(who, method, url, attempt, cause);
+        if (cause.kind === "aborted") {
+          ended = "cancelled";
+          throw abortedCallError(who, method, url, attempt, cause);
+        }
         if (cause.kind === "timeout") timeouts++;
+        ended = cause.unreachable ? "unreachable" : "down";
         result = { kind: cause.kind, retryable: true, message: cause.message, cause: cause.cause };
       } finally {
         limiter.release(ticket, outcome, { retryAfterMs: result && !result.parsed ? result.retryAfterMs : undefined });
+        if (lane) balancer.end(lane, ended, latencyMs, ended === "down" || ended === "unreachable" ? (result as Failure).message : undefined);
       }
+      lastLane = lane;
       if (result.parsed) throw new TypeError("unreachable: a parsed reply has returned");
       const failure: Failure = result;
       failures.note(true);
@@ -211,6 +258,20 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
         throw abortedCallError(who, method, url, attempt, cause);
       }
     }
+  }
+
+  /**
+   * A request that found every base URL down for longer than maxOutageMs: a network error. Finding
+   * no server counts as an attempt when the request had made none (a record has at least one).
+   */
+  function outageCallError(method: string, url: string, cause: OutageError, attempts: number): ModelCallError {
+    return new ModelCallError(`${who}: ${method} ${url} failed: ${scrub(cause.message)}`, {
+      kind: "network",
+      attempts: Math.max(1, attempts),
+      retryable: false,
+      url,
+      cause,
+    });
   }
 
   function errorText(text: string): string {
@@ -373,6 +434,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     modelId: s.modelId,
     limiter,
     baseURLs: transport.endpoints.map((e) => e.url),
+    endpointStats: () => balancer.stats(),
     // Base URLs stay out on purpose: the cache survives moving the model to another server.
     identity: () => `openai-compatible:${s.modelId}`,
     generate,
@@ -382,6 +444,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     async close() {
       if (closed) return;
       closed = true;
+      balancer.close();
       await transport.close();
     },
   };

@@ -8,7 +8,7 @@ export const openAICompatibleSettingsSchema = z
   .strictObject({
     /** The model name sent in every request, e.g. "Qwen/Qwen3-8B". */
     modelId: z.string().min(1),
-    /** One or more base URLs (each like http://host:port/v1); requests go round robin over them. */
+    /** One or more base URLs (each like http://host:port/v1); requests are shared by their latency and load, a failing one set aside. */
     baseURLs: z.array(baseUrl).min(1).optional(),
     /** Shorthand for a single base URL. */
     baseURL: baseUrl.optional(),
@@ -33,6 +33,12 @@ export const openAICompatibleSettingsSchema = z
     backoff: z
       .strictObject({ baseMs: z.number().min(0).default(500), maxMs: z.number().min(0).default(30_000) })
       .default({ baseMs: 500, maxMs: 30_000 }),
+    /**
+     * How long every base URL may be unreachable (set aside after failing) before the requests waiting
+     * for one fail with a network error; requests wait for a base URL to answer again instead of
+     * spending their attempts while it is down.
+     */
+    maxOutageMs: z.number().int().min(0).default(180_000),
     /** Longest Retry-After honoured; longer requests wait this long (default 60 s). */
     maxRetryAfterMs: z.number().min(0).default(60_000),
     /** Extra HTTP headers for every request. */
