@@ -102,19 +102,25 @@ const KINDS = ["models", "dataloaders", "promptBuilders", "postprocessors", "met
 export async function loadPluginPackages(names: readonly string[], fromDir: string): Promise<RegistryInit> {
   const merged: Record<string, Record<string, unknown>> = {};
   for (const name of names) {
-    const mod = (await importPlugin(name, fromDir)) as { default?: PluginModule; plugins?: PluginModule };
-    const plugin = mod.plugins ?? mod.default;
-    if (!plugin || typeof plugin !== "object" || !KINDS.some((k) => k in plugin)) {
-      throw new ConfigError(`plugin package "${name}" exports no plugins`, {
-        expected: "a default export or `plugins` export like { metrics: { id: metric } }",
-      });
-    }
+    const plugin = pluginInitOf(await importPlugin(name, fromDir), name);
     for (const kind of KINDS) {
       const entries = plugin[kind];
       if (entries) merged[kind] = { ...merged[kind], ...entries };
     }
   }
   return merged as RegistryInit;
+}
+
+/** What a plugin package's module registers: its `plugins` export, else its default export. */
+export function pluginInitOf(mod: unknown, name: string): PluginModule {
+  const { plugins, default: fallback } = mod as { default?: PluginModule; plugins?: PluginModule };
+  const plugin = plugins ?? fallback;
+  if (!plugin || typeof plugin !== "object" || !KINDS.some((k) => k in plugin)) {
+    throw new ConfigError(`plugin package "${name}" exports no plugins`, {
+      expected: "a default export or `plugins` export like { metrics: { id: metric } }",
+    });
+  }
+  return plugin;
 }
 
 async function importPlugin(name: string, fromDir: string): Promise<unknown> {

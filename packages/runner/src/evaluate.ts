@@ -23,6 +23,7 @@ import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { type CostOptions, planCost } from "./cost.js";
 import { type JudgeOptions, type JudgeSetup, setupJudge } from "./judge-setup.js";
 import { createModel, preflight } from "./model-setup.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
 import { type BatchOptions, createBatchSettings } from "./batch-setup.js";
 import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
 import { packageVersions } from "./versions.js";
@@ -122,6 +123,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     baseDir = loaded.baseDir;
     if (loaded.plugins.length > 0) registry = registry.extend(await loadPluginPackages(loaded.plugins, baseDir));
   }
+  // Metrics the configs name that are not registered: packages installed under their names (`metric-packages.ts`).
+  registry = (await loadNamedMetricPackages(tasks, registry, [cwd])).registry;
   checkTasksRunnable(tasks, registry);
 
   const model =

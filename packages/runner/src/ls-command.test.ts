@@ -220,7 +220,9 @@ describe("yardstick ls KIND: the registry's plugins", () => {
   it("lists every built-in metric, provider and dialect with a description and what it needs", async () => {
     const registry = createBuiltinRegistry();
     const { metrics } = await lsKinds(["metrics"]);
-    expect(metrics!.map((m) => m.id)).toEqual(registry.ids("metrics"));
+    // The built-ins, and the metric packages installed under the naming convention (here the workspace's @yardstick/metric-ifeval).
+    expect(metrics!.filter((m) => m.from === "built-in").map((m) => m.id)).toEqual(registry.ids("metrics"));
+    expect(metrics!.find((m) => m.id === "ifeval")).toMatchObject({ from: "@yardstick/metric-ifeval", description: expect.stringMatching(/IFEval/) });
     const metric = (id: string) => metrics!.find((m) => m.id === id)!;
     expect(metric("bleu")).toMatchObject({ from: "built-in", needs: [expect.stringMatching(/^text pairs/)] });
     expect(metric("bleu").description).toMatch(/BLEU/);

@@ -5,6 +5,7 @@ import { UsageError, listFlag, parseFlags, requireConfigPaths } from "./args.js"
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { loadInstalledMetricPackages, loadNamedMetricPackages } from "./metric-packages.js";
 import { annotateHubData, hubDataStatuses } from "./hub-data-status.js";
 import { LISTABLE_KINDS, type ListableKind, formatPluginRows, listingOf, pluginRows } from "./ls-plugins.js";
 import { findUnrunnable, loadTaskSpecs } from "./tasks.js";
@@ -93,8 +94,8 @@ export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
     requireData: false,
     dialects: dialectsOf(registry),
   });
-  const { registry: withPlugins, failures } = await loadTaskPlugins(tasks, registry, io.cwd);
-  const rows = listRows(tasks, withPlugins, failures, io.cwd);
+  const { registry: withPlugins, failures, metricFailures } = await loadTaskPlugins(tasks, registry, io.cwd);
+  const rows = listRows(tasks, withPlugins, failures, io.cwd, metricFailures);
   annotateHubData(rows, tasks, await hubDataStatuses(tasks, withPlugins, io.cwd));
   const gaps = values.suite === undefined ? [] : await suiteGaps(paths, values.suite, dialectsOf(registry));
 
@@ -111,6 +112,13 @@ async function lsPlugins(listings: readonly (ListableKind | "all")[], values: { 
   const builtin = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   const packages = [];
   let registry: Registry = builtin;
+  // Metric packages installed under the naming convention are listed without --plugin, as runs find them.
+  const installed = await loadInstalledMetricPackages([io.cwd], (name, message) => io.stderr.write(`warning: metric package ${name} cannot be loaded: ${message}\n`));
+  for (const { name, init } of installed) {
+    if (Object.keys(init.metrics ?? {}).some((id) => builtin.has("metrics", id))) continue; // never shadows a built-in
+    packages.push({ name, init });
+    registry = registry.extend(init);
+  }
   for (const name of values.plugin ?? []) {
     const init = await loadPluginPackages([name], io.cwd);
     packages.push({ name, init });
@@ -128,7 +136,7 @@ async function loadTaskPlugins(
   tasks: readonly TaskSpec[],
   registry: Registry,
   cwd: string,
-): Promise<{ registry: Registry; failures: Map<string, string> }> {
+): Promise<{ registry: Registry; failures: Map<string, string>; metricFailures: Map<string, string> }> {
   const failures = new Map<string, string>();
   for (const name of new Set(tasks.flatMap((t) => t.plugins ?? []))) {
     try {
@@ -137,10 +145,19 @@ async function loadTaskPlugins(
       failures.set(name, err instanceof Error ? err.message : String(err));
     }
   }
-  return { registry, failures };
+  // A metric package found by name that cannot load is the reason of the tasks naming that metric.
+  const metricFailures = new Map<string, string>();
+  ({ registry } = await loadNamedMetricPackages(tasks, registry, [cwd], (metric, err) => metricFailures.set(metric, err.message)));
+  return { registry, failures, metricFailures };
 }
 
-export function listRows(tasks: readonly TaskSpec[], registry: Registry, pluginFailures: ReadonlyMap<string, string>, cwd: string): LsRow[] {
+export function listRows(
+  tasks: readonly TaskSpec[],
+  registry: Registry,
+  pluginFailures: ReadonlyMap<string, string>,
+  cwd: string,
+  metricPackageFailures: ReadonlyMap<string, string> = new Map(),
+): LsRow[] {
   const reasons = new Map<TaskSpec, LsReason[]>();
   for (const u of findUnrunnable(tasks, registry)) reasons.set(u.task, [...(reasons.get(u.task) ?? []), { code: u.code, message: u.reason }]);
   return tasks.map((t) => {
@@ -148,6 +165,10 @@ export function listRows(tasks: readonly TaskSpec[], registry: Registry, pluginF
       ...(t.plugins ?? []).flatMap((name) => {
         const failure = pluginFailures.get(name);
         return failure === undefined ? [] : [{ code: "missing-plugin-package", message: `needs the plugin package ${name}: ${failure}` }];
+      }),
+      ...t.metrics.flatMap((m) => {
+        const failure = metricPackageFailures.get(m.id);
+        return failure === undefined ? [] : [{ code: "missing-plugin-package", message: failure }];
       }),
       ...(reasons.get(t) ?? []),
     ];

@@ -6,6 +6,7 @@ import { UsageError, parseFlags } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable } from "./table.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
@@ -41,6 +42,7 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   const tasks = merged.manifest.tasks as unknown as TaskSpec[];
   const plugins = [...new Set([...(values.plugin ?? []), ...tasks.flatMap((t) => t.plugins ?? [])])];
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
+  registry = (await loadNamedMetricPackages(tasks, registry, [io.cwd])).registry;
   const store = new RunStore(resolve(io.cwd, values.out));
   const scored = await scoreStore({
     store,

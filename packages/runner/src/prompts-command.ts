@@ -6,6 +6,7 @@ import { BASE_MODEL_FLAGS, baseModelLoadOptions } from "./base-model-flags.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
 import { loadTaskSpecs } from "./tasks.js";
 
 const PROMPTS_FLAGS = defineFlags({
@@ -64,6 +65,7 @@ export async function promptsCommand(argv: string[], io: CliIO): Promise<number>
   });
   if (loaded.plugins.length > 0) registry = registry.extend(await loadPluginPackages(loaded.plugins, loaded.baseDir));
   const tasks = loaded.tasks;
+  registry = (await loadNamedMetricPackages(tasks, registry, [io.cwd])).registry;
   // As `run`: a given --seed is sent with every task's requests, also those of dialects without a seed of their own.
   if (values.seed !== undefined) for (const t of tasks) t.generation = { ...t.generation, seed };
 

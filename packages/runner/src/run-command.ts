@@ -7,6 +7,7 @@ import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPath
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import type { CliIO } from "./io.js";
 import { evaluate } from "./evaluate.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable } from "./table.js";
 import { writeRunReport } from "./report-command.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
@@ -129,6 +130,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const { baseDir, plugins } = loaded;
   let tasks = loaded.tasks;
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
+  registry = (await loadNamedMetricPackages(tasks, registry, [io.cwd])).registry;
   if (skipUnsupported) {
     // A whole suite can hold tasks this machine cannot run (vLLM-only paths, missing files): leave
     // them out, say which, and run the rest.

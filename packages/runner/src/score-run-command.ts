@@ -7,6 +7,7 @@ import { UsageError, checkFlag, intFlag, listFlag, parseFlags } from "./args.js"
 import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
@@ -56,12 +57,11 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   const tasks = manifest.tasks as unknown as TaskSpec[];
   const plugins = [...new Set([...(values.plugin ?? []), ...tasks.flatMap((t) => t.plugins ?? [])])];
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
+  // Scoring reads stored judgements and never calls a judge, so the judge plugin need not be installed.
+  const scoring = tasks.map((t) => ({ ...t, judge: undefined, metrics: [...(metrics ?? t.metrics), ...(addMetrics ?? [])] }));
+  registry = (await loadNamedMetricPackages(scoring, registry, [io.cwd])).registry;
   // Every metric that will be asked for must exist (and take its options) before anything is rewritten.
-  checkTasksRunnable(
-    // Scoring reads stored judgements and never calls a judge, so the judge plugin need not be installed.
-    tasks.map((t) => ({ ...t, judge: undefined, metrics: [...(metrics ?? t.metrics), ...(addMetrics ?? [])] })),
-    registry,
-  );
+  checkTasksRunnable(scoring, registry);
 
   const log = (m: string): void => {
     io.stderr.write(`${m}\n`);

@@ -10,6 +10,7 @@ import {
   type TaskSpec,
 } from "@yardstick/core";
 import { builtinDialects } from "./builtins.js";
+import { metricPackageHint } from "./metric-packages.js";
 
 export interface LoadedTaskSpecs {
   tasks: TaskSpec[];
@@ -133,7 +134,7 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
     if (!registry.has(kind, ref.id)) {
       if (missing.has(`${kind}:${ref.id}`)) continue;
       missing.add(`${kind}:${ref.id}`);
-      const reason = `needs the ${label} "${ref.id}", which is not installed${missingHint(ref.id)}`;
+      const reason = `needs the ${label} "${ref.id}", which is not installed${kind === "metrics" ? missingMetricHint(ref.id) : ""}`;
       problems.push({
         code: "missing-plugin",
         reason,
@@ -157,8 +158,9 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
   return problems;
 }
 
-function missingHint(id: string): string {
-  if (id === "ifeval") return " (it is the separate package @yardstick/metric-ifeval: install it and add --plugin @yardstick/metric-ifeval)";
-  if (id.startsWith("seahelm:")) return ` (SEA-HELM's ${id.slice(8)} has no yardstick port yet)`;
-  return "";
+/** A missing metric: what SEA-HELM class it stands for, and the package names yardstick would find it under. */
+function missingMetricHint(id: string): string {
+  const install = metricPackageHint(id);
+  if (id.startsWith("seahelm:")) return ` (SEA-HELM's ${id.slice(8)} has no yardstick port yet; ${install})`;
+  return install ? ` (${install})` : "";
 }

@@ -5,6 +5,7 @@ import { parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
 import { hubDataStatuses, hubDataUnrunnable, hubDownloadNotes } from "./hub-data-status.js";
 import { findUnrunnable, type UnrunnableTask } from "./tasks.js";
 
@@ -60,6 +61,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
   if (!values["schema-only"]) {
     const plugins = [...new Set(specs.flatMap((s) => s.plugins ?? []))].filter((name) => !values.plugin?.includes(name));
     if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
+    registry = (await loadNamedMetricPackages(specs, registry, [io.cwd])).registry;
     // Hub repository files: "downloads on first run" from the cache alone; not cached and offline cannot run.
     const hubData = await hubDataStatuses(specs, registry, io.cwd);
     notes = hubDownloadNotes(hubData);
