@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { PassThrough } from "node:stream";
 import { join, resolve } from "node:path";
 import { type CliCommandSpec, ConfigError, defineFlags, type GenerationParams, type Registry } from "@yardstick/core";
 import { type RunEstimate, appendRunSession, createProgressReporter, createRunStats, formatRunSummary, formatUsd, parseShard } from "@yardstick/engine";
@@ -7,13 +8,13 @@ import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPath
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import type { CliIO } from "./io.js";
 import { evaluate } from "./evaluate.js";
-import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable } from "./table.js";
 import { writeRunReport } from "./report-command.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { formatEstimate, loadPrices } from "./cost.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
+import { type RepeatedRun, repeatRuns, runsTask } from "./repeat-runs.js";
 import { BASE_MODEL_FLAGS, baseModelLoadOptions } from "./base-model-flags.js";
 
 const RUN_FLAGS = defineFlags({
@@ -68,6 +69,13 @@ const RUN_FLAGS = defineFlags({
   "max-cost": { type: "string", value: "USD", default: "no limit", description: "refuse or stop a run whose spend would cross this" },
   prices: { type: "string", value: "FILE", default: "the built-in prices", description: "a YAML or JSON price file adding to and overriding the built-in prices" },
   quiet: { type: "boolean", description: "no progress display or log lines on stderr (the results table is still printed)" },
+  runs: {
+    type: "string",
+    value: "N",
+    default: "one run",
+    description:
+      "repeat the run N times, run i with seed --seed + i into <out>/runs/<i> (SEA-HELM tasks sit out the runs past their max_n_runs), then report SEA-HELM's bootstrap over the runs (mean ± stderr at every level) in <out>/<model>_scores.yaml; needs --out",
+  },
 });
 
 export const RUN_HELP: readonly CliCommandSpec[] = [
@@ -80,7 +88,7 @@ export const RUN_HELP: readonly CliCommandSpec[] = [
   },
 ];
 
-export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry): Promise<number> {
+export async function runCommand(argv: string[], io: CliIO, registryOverride?: Registry, repeat?: RepeatedRun): Promise<number> {
   // The counters behind the progress display and run-stats.json (kept with --quiet too); the wall time counts from here.
   const runStats = createRunStats();
   const { values, positionals } = parseFlags(argv, RUN_FLAGS);
@@ -89,8 +97,18 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const numFewshot = values["num-fewshot"] === undefined ? undefined : checkFlag("num-fewshot", intFlag(0, 1000), values["num-fewshot"]);
   const limit = values.limit === undefined ? undefined : checkFlag("limit", intFlag(1), values.limit);
   const concurrency = checkFlag("concurrency", intFlag(1, 4096), values.concurrency ?? RUN_FLAGS.concurrency.default);
-  const seed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? RUN_FLAGS.seed.default);
-  const generation = generationOverrides(values, values.seed === undefined ? undefined : seed);
+  const baseSeed = checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed ?? RUN_FLAGS.seed.default);
+  if (values.runs !== undefined && !repeat) {
+    const runs = checkFlag("runs", intFlag(1, 1000), values.runs);
+    if (values.out === undefined) throw new UsageError("--runs needs --out DIR: the folder that holds runs/<i>/ and the scores over the runs");
+    if (values.shard !== undefined || values["dry-run"]) throw new UsageError("--runs cannot be combined with --shard or --dry-run");
+    // Each run's own results table would only repeat what the table over the runs shows.
+    const inner: CliIO = { ...io, stdout: new PassThrough().resume() };
+    return repeatRuns({ runs, seed: baseSeed, out: values.out, model: modelSpec, io, quiet: values.quiet === true, runOnce: (r) => runCommand(argv, inner, registryOverride, r) });
+  }
+  // A repeated run always sends its own seed, so the runs differ.
+  const seed = repeat?.seed ?? baseSeed;
+  const generation = generationOverrides(values, values.seed === undefined && !repeat ? undefined : seed);
   const maxAttempts = values["max-attempts"] === undefined ? undefined : checkFlag("max-attempts", intFlag(1, 100), values["max-attempts"]);
   const timeoutMs = values["timeout-ms"] === undefined ? undefined : checkFlag("timeout-ms", intFlag(1), values["timeout-ms"]);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
@@ -128,9 +146,12 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     requireData: !skipUnsupported,
   });
   const { baseDir, plugins } = loaded;
-  let tasks = loaded.tasks;
+  let tasks = repeat ? loaded.tasks.filter((t) => runsTask(t, repeat.run)) : loaded.tasks;
+  if (repeat && tasks.length === 0) {
+    io.stderr.write(`run ${repeat.run}: every selected task reached its max_n_runs; nothing to run\n`);
+    return 0;
+  }
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
-  registry = (await loadNamedMetricPackages(tasks, registry, [io.cwd])).registry;
   if (skipUnsupported) {
     // A whole suite can hold tasks this machine cannot run (vLLM-only paths, missing files): leave
     // them out, say which, and run the rest.
@@ -167,7 +188,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       model: modelSpec,
       baseURL: baseURLs,
       ...(apiKey ? { apiKey } : {}),
-      ...(values.out !== undefined ? { out: values.out } : {}),
+      ...(repeat ? { out: repeat.out } : values.out !== undefined ? { out: values.out } : {}),
       ...(limit !== undefined ? { limit } : {}),
       seed,
       concurrency,
