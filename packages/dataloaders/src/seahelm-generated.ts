@@ -10,15 +10,24 @@
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { DataLoadError, PythonRandom } from "@yardstick/core";
-import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
 
 export const GENERATED_TOKENIZER = "o200k_base";
 
-export const tokenCount = (text: string): number => countTokens(text);
-export const tokenIds = (text: string): number[] => encode(text);
-export const decodeTokens = (ids: number[]): string => decode(ids);
+type O200k = typeof import("gpt-tokenizer/encoding/o200k_base");
+let o200k: O200k | undefined;
+// Loaded on first use: building the o200k tables takes most of a second, which every CLI start would
+// pay while only generated tasks measure tokens.
+const tokenizer = (): O200k => {
+  o200k ??= createRequire(import.meta.url)("gpt-tokenizer/cjs/encoding/o200k_base") as O200k;
+  return o200k;
+};
+
+export const tokenCount = (text: string): number => tokenizer().countTokens(text);
+export const tokenIds = (text: string): number[] => tokenizer().encode(text);
+export const decodeTokens = (ids: number[]): string => tokenizer().decode(ids);
 
 /** Upstream's per-sample seeds: `Random(random_seed).sample(range(2**31 - 1), n)` (a limit takes a prefix). */
 export const sampleSeeds = (randomSeed: number, n: number): number[] => new PythonRandom(randomSeed).sampleRange(2 ** 31 - 1, n);

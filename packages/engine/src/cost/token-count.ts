@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import type { ChatMessage, ModelRequest } from "@yardstick/core";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 /**
  * Token counts for cost estimates, from OpenAI's o200k BPE (gpt-tokenizer). Other models' tokenizers
@@ -9,8 +9,14 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 // Text that happens to spell a special token ("<|endoftext|>") is counted as plain text.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+type O200k = typeof import("gpt-tokenizer/encoding/o200k_base");
+let o200k: O200k | undefined;
+
+/** Counts with o200k, loaded on first use: its tables take most of a second to build, and only cost estimates need them. */
 export function countTextTokens(text: string): number {
-  return text === "" ? 0 : countTokens(text, PLAIN_TEXT);
+  if (text === "") return 0;
+  o200k ??= createRequire(import.meta.url)("gpt-tokenizer/cjs/encoding/o200k_base") as O200k;
+  return o200k.countTokens(text, PLAIN_TEXT);
 }
 
 /** Tokens a chat format adds per message (role and delimiters) and once to prime the reply (OpenAI's documented counting). */
