@@ -11,6 +11,7 @@
  * the few-shot examples are repeated unless `fewshotOnEveryTurn: false`). No system message.
  * `baseModel: true` returns one string: the messages rendered through the base-model chat template
  * (chat_templates/base_model.jinja with add_generation_prompt; `bosToken` where the template puts it).
+ * `buildChoices` gives a logprob task's loglikelihood request (see seahelm-logprob-prompt.ts).
  */
 import {
   type ChatMessage,
@@ -24,6 +25,7 @@ import {
 } from "@yardstick/core";
 import { z } from "zod";
 import { baseModelPromptOptions, renderBaseModelPrompt } from "./base-model-template.js";
+import { logprobChoices, logprobPromptOptions } from "./seahelm-logprob-prompt.js";
 import { exampleColumns, mergeKwargs, turnPrompt } from "./prompt-values.js";
 import { pyFormat } from "./python-format.js";
 
@@ -34,6 +36,7 @@ export const seahelmChatOptionsSchema = z.object({
   /** null renders as "None", exactly like Python. */
   answerTag: z.string().nullable().optional(),
   ...baseModelPromptOptions,
+  ...logprobPromptOptions,
   /** Upstream re-inserts the few-shot examples at every turn; set false to put them only before turn 1. */
   fewshotOnEveryTurn: z.boolean().optional(),
   /** Let `{a.b}` read dict keys (Python raises AttributeError). */
@@ -109,8 +112,8 @@ export function rowImages(sample: Sample): string[] {
   });
 }
 
-export function buildSeahelmChat(input: PromptBuildInput, options: Record<string, unknown>): ChatMessage[] | string {
-  const opts = parseOptions(options);
+/** The conversation of every turn up to `input.turn`: earlier turns replayed with their responses. */
+function conversation(input: PromptBuildInput, opts: SeahelmChatOptions): ChatMessage[] {
   const { turn } = input;
   if (!Number.isInteger(turn) || turn < 1) throw new ConfigError(`turn must be a positive integer, got ${turn}`);
   if (input.previousResponses.length < turn - 1) {
@@ -122,6 +125,12 @@ export function buildSeahelmChat(input: PromptBuildInput, options: Record<string
     if (t > 1) messages.push({ role: "assistant", content: input.previousResponses[t - 2]! });
     messages.push(...block(input, opts, t, t === 1 || everyTurn));
   }
+  return messages;
+}
+
+export function buildSeahelmChat(input: PromptBuildInput, options: Record<string, unknown>): ChatMessage[] | string {
+  const opts = parseOptions(options);
+  const messages = conversation(input, opts);
   const images = rowImages(input.sample);
   if (opts.baseModel) {
     if (images.length > 0) throw new ConfigError(`sample ${input.sample.id} has images, which a base-model text prompt cannot carry`);
@@ -137,7 +146,20 @@ export function buildSeahelmChat(input: PromptBuildInput, options: Record<string
   return messages;
 }
 
+/** A logprob task's request: the conversation as text plus the answer tag, and the gold label after it. */
+export function buildSeahelmChatChoices(input: PromptBuildInput, options: Record<string, unknown>): { context: string; continuations: string[] } {
+  const opts = parseOptions(options);
+  if (rowImages(input.sample).length > 0) throw new ConfigError(`sample ${input.sample.id} has images, which a logprob (text) request cannot carry`);
+  return logprobChoices(input.sample, conversation(input, opts), opts);
+}
+
 export function createSeahelmChatPromptBuilder(): PromptBuilderV1 {
   // checkOptions: the same parse as build (its result is cached per options object, so build reuses it).
-  return { specVersion: "v1", id: "seahelm-chat", build: buildSeahelmChat, checkOptions: (options) => void parseOptions(options) };
+  return {
+    specVersion: "v1",
+    id: "seahelm-chat",
+    build: buildSeahelmChat,
+    buildChoices: buildSeahelmChatChoices,
+    checkOptions: (options) => void parseOptions(options),
+  };
 }

@@ -87,9 +87,10 @@ describe("seahelm load", () => {
     expect((err as ConfigError).file).toBe(path.join(CORPUS_TASKS, "task_config.yaml"));
   });
 
-  it("fills the typed fields: unsupported (logprobs, data-missing), plugins, diagnostics", async () => {
+  it("fills the typed fields: unsupported (data-missing), plugins, diagnostics", async () => {
     const [logprobs] = await seahelmDialect.load(CORPUS_TASKS, { tasks: ["sentiment-logprobs"], languages: ["id"] });
-    expect(logprobs?.unsupported?.map((u) => u.code)).toEqual(["logprobs"]);
+    expect(logprobs?.mode).toBe("loglikelihood");
+    expect(logprobs?.unsupported).toBeUndefined();
     const root = writeTree({
       "config.yaml": taskYaml("needs_plugin", "  yardstick:\n    metrics: [{ id: my-metric }]\n    plugins: [my-metric-package]\n  fewshot_num_examples: { instruct: 3, base: 3 }\n")
         .replace("filepath: owner/dataset", "filepath: data/missing.jsonl"),

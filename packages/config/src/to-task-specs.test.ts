@@ -79,12 +79,51 @@ describe("toTaskSpecs on the corpus", () => {
     expect(toTaskSpecs(corpus, { tasks: ["if-eval"], languages: ["id"] })[0]?.metrics[0]?.id).toBe("ifeval");
   });
 
-  it("keeps logprob twins as generate tasks marked unsupported (code logprobs)", () => {
-    const [spec] = toTaskSpecs(corpus, { tasks: ["sentiment-logprobs"], languages: ["id"] });
-    expect(spec).toMatchObject({ mode: "generate", mainScore: "average_cumulative_probabilities", metrics: [{ id: "seahelm-logprob" }] });
-    expect(spec?.unsupported).toEqual([{ code: "logprobs", message: expect.stringMatching(/^scores the log-probability of the gold label/) }]);
+  it("makes every logprob twin a loglikelihood task over the completions endpoint, none marked unsupported", () => {
+    const specs = toTaskSpecs(corpus);
+    const twins = specs.filter((s) => s.mode === "loglikelihood");
+    expect(twins).toHaveLength(558);
+    expect(new Set(twins.map((s) => s.name)).size).toBe(191);
+    expect(specs.filter((s) => s.unsupported?.some((u) => u.code === "logprobs"))).toEqual([]);
+    expect(new Set(twins.map((s) => s.metrics[0]?.id))).toEqual(
+      new Set(["seahelm-logprob", "seahelm-minimal-pairs-logprob", "seahelm-pragmatic-logprob"]),
+    );
+    for (const t of twins) expect([t.endpoint, t.postprocessors, t.prompt.options?.baseModel]).toEqual(["completion", [], true]);
+  });
+
+  it("translates sentiment-logprobs/id: the gold label after the answer tag, LogProbMetric", () => {
+    const [spec] = toTaskSpecs(corpus, { tasks: ["sentiment-logprobs"], languages: ["id"], seed: 7 });
+    expect(spec).toMatchObject({
+      mode: "loglikelihood",
+      endpoint: "completion",
+      generation: { seed: 7 },
+      mainScore: "average_cumulative_probabilities",
+      metrics: [{ id: "seahelm-logprob" }],
+      prompt: { id: "seahelm-chat", options: { answerTag: "Jawaban:", answerSeparator: " ", baseModel: true } },
+    });
+    expect(spec?.unsupported).toBeUndefined();
     expect(spec?.extra).not.toHaveProperty("useLogprobs");
     expect(spec?.extra?.max_n_runs).toBe(1);
+    // The tokenizer's BOS and the base-model template reach the prompt, as for base models.
+    const [withBos] = toTaskSpecs(corpus, { tasks: ["sentiment-logprobs"], languages: ["id"], bosToken: "<s>" });
+    expect(withBos?.prompt.options).toMatchObject({ bosToken: "<s>" });
+    // Safeguard's answer template names another label field: upstream falls back to one space.
+    const [safeguard] = toTaskSpecs(corpus, { tasks: ["safeguard_general_prompt-logprobs"], languages: ["en"] });
+    expect(safeguard?.prompt.options).toMatchObject({ answerSeparator: " " });
+    const one = (task: string) => toTaskSpecs(corpus, { tasks: [task], languages: ["id"] })[0]!.metrics[0]?.id;
+    expect(one("mp-r-logprobs")).toBe("seahelm-minimal-pairs-logprob");
+    expect(one("pragmatic-pair-logprobs")).toBe("seahelm-pragmatic-logprob");
+  });
+
+  it("a logprob task with the earlier prompt_template shape is marked unsupported (code logprobs)", async () => {
+    const root = writeTree({
+      "config.yaml": taskYaml("legacy_logprobs", "  use_logprobs: true\n")
+        .replace("metric_class: F1AccMetric", "metric_class: LogProbMetric")
+        .replace(/ {8}preamble:[\s\S]*?answer_tag: "Answer:"/, '        template: "Text: {text}"\n        answer_tag: "Answer:"'),
+    });
+    const [spec] = toTaskSpecs(await loadSeaHelmConfigs([root]));
+    expect(spec?.mode).toBe("generate");
+    expect(spec?.unsupported).toEqual([{ code: "logprobs", message: expect.stringMatching(/^scores the log-probability of the gold label with the earlier prompt_template shape/) }]);
   });
 
   it("maps metric classes and answer-tag modes", () => {

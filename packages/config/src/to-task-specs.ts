@@ -9,6 +9,7 @@ import { JUDGE_TASK_KEYS, judgeSpecFor } from "./seahelm-judge.js";
 import { generatedDataRef } from "./generated-data.js";
 import { dataRefFor, type FileCheckCache } from "./resolve-data-path.js";
 import { SEAHELM_LEGACY_PROMPT_ID } from "./seahelm-legacy-prompt.js";
+import { answerSeparatorFor } from "./seahelm-logprob-prompt.js";
 import { conversationPromptRef, snapshotDataRef } from "./snapshot-data.js";
 import {
   isLegacyPromptTemplate,
@@ -132,12 +133,12 @@ function fewshotFor(
  * Why a task cannot run here. Messages read after "task <key> " (the runner prefixes that), so
  * they also read well on their own in `yardstick ls`.
  */
-function unsupportedProblems(config: SeaHelmTask, missingFiles: { role: string; filepath: string; configFile: string }[]): TaskProblem[] {
+function unsupportedProblems(legacyLogprobs: boolean, missingFiles: { role: string; filepath: string; configFile: string }[]): TaskProblem[] {
   const problems: TaskProblem[] = [];
-  if (config.use_logprobs === true) {
+  if (legacyLogprobs) {
     problems.push({
       code: "logprobs",
-      message: "scores the log-probability of the gold label (SEA-HELM's vLLM-only logprobs path), which yardstick does not support yet",
+      message: "scores the log-probability of the gold label with the earlier prompt_template shape (template), which yardstick scores only with preamble/task_template",
     });
   }
   for (const m of missingFiles) {
@@ -233,6 +234,8 @@ function buildSpec(
   // A base model behind a chat endpoint gets the messages; its server renders the base-model template.
   const renderHere = base && settings.baseModelEndpoint !== "chat";
   const baseOptions = renderHere ? baseModelOptions(settings) : {};
+  // Logprob twins: one echo request per row scores the gold label after the answer tag (seahelm-logprob-prompt.ts).
+  const logprobs = config.use_logprobs === true && !isLegacyPromptTemplate(template);
   const spec: TaskSpec = {
     key: `${task.key}/${language}`,
     name: task.key,
@@ -241,10 +244,12 @@ function buildSpec(
     source: { file: task.file, dialect: SEAHELM_DIALECT_ID, promptKeyPath: [task.key, "languages", language, "prompt_template"] },
     data,
     fewshot,
-    prompt: conversationPromptRef(config.dataloader_class, baseOptions) ?? promptRef(template, baseOptions),
-    mode: "generate",
-    endpoint: renderHere ? "completion" : "chat",
-    generation: {
+    prompt: logprobs
+      ? promptRef(template, { ...baseModelOptions(settings), answerSeparator: answerSeparatorFor(template) })
+      : (conversationPromptRef(config.dataloader_class, baseOptions) ?? promptRef(template, baseOptions)),
+    mode: logprobs ? "loglikelihood" : "generate",
+    endpoint: renderHere || logprobs ? "completion" : "chat",
+    generation: logprobs ? { seed: settings.seed ?? SEAHELM_DEFAULT_SEED } : {
       // Upstream sends its seed with every request (part of the task, so it keys the cache).
       seed: settings.seed ?? SEAHELM_DEFAULT_SEED,
       maxTokens: lang.max_tokens + (settings.thinkTokens ?? 0),
@@ -253,7 +258,8 @@ function buildSpec(
       // Upstream's base-model strategy: first up to the answer tag, then the answer (a null tag: one pass).
       ...(base && tag ? { stopAtFirst: tag } : {}),
     },
-    postprocessors,
+    // A loglikelihood answer is a number: there is no text to cut the answer out of.
+    postprocessors: logprobs ? [] : postprocessors,
     metrics,
     mainScore,
     errorResponses: ext?.errorResponses ?? "replace",
@@ -267,7 +273,7 @@ function buildSpec(
   if (judge) spec.judge = judge;
   // MT-Bench style tasks have two user turns; others take the count from the rows' `prompts`.
   if (config.competency === "multi-turn") spec.turns = 2;
-  const unsupported = unsupportedProblems(config, missingFiles);
+  const unsupported = unsupportedProblems(config.use_logprobs === true && !logprobs, missingFiles);
   if (unsupported.length > 0) spec.unsupported = unsupported;
   if (ext?.plugins && ext.plugins.length > 0) spec.plugins = [...ext.plugins];
   if (diagnostics.length > 0) spec.diagnostics = diagnostics;
