@@ -18,7 +18,7 @@ import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { examplesFor, loadExamplePool } from "./fewshot-examples.js";
 import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
-import { limiterReading } from "./progress-stats.js";
+import { endpointReading, limiterReading } from "./progress-stats.js";
 import type { RequestCache } from "./request-cache.js";
 import { hashRequest } from "./request-hash.js";
 import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, toErrorRecord } from "./response-records.js";
@@ -98,6 +98,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   progress.plan?.(settings.tasks.length);
   // In batch mode the provider's limiter sees no request: the display counts the requests waiting in batches.
   progress.watchConcurrency?.(settings.batchApi ? undefined : limiterReading(model));
+  progress.watchEndpoints?.(settings.batchApi ? undefined : endpointReading(model));
   if (settings.batchApi) {
     const twoPass = settings.tasks.find((t) => t.generation.stopAtFirst !== undefined);
     if (twoPass) throw new ConfigError(`task ${twoPass.key} generates in two passes (a base model's answer tag first), which a batch API cannot do: run it without --batch`);

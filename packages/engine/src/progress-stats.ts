@@ -1,7 +1,7 @@
 import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
-import type { RequestTotals, RunSession } from "@yardstick/run-format";
+import type { EndpointTotals, RequestTotals, RunSession } from "@yardstick/run-format";
 import { type OverallLineView, type TaskLineView, displayWidth, formatDuration } from "./progress-line.js";
-import type { ConcurrencyReading, ProgressReporter, RequestPlace, StageName } from "./progress.js";
+import type { ConcurrencyReading, EndpointReading, ProgressReporter, RequestPlace, StageName } from "./progress.js";
 
 interface RunningTask {
   name: string;
@@ -45,6 +45,7 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
   let firstStart: number | undefined;
   let inFlight = 0;
   let concurrency: ConcurrencyReading | undefined;
+  let endpoints: EndpointReading | undefined;
 
   const add = (at: RequestPlace, change: (t: RequestTotals) => void): void => {
     change(totals);
@@ -130,6 +131,9 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
     watchConcurrency(read) {
       concurrency = read;
     },
+    watchEndpoints(read) {
+      endpoints = read;
+    },
     runningTasks: () => running.map(view),
     overall() {
       const limiter = concurrency?.();
@@ -158,6 +162,7 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
         retriesBy: { ...retriesBy },
         stages: structuredClone(stages),
         byTask: structuredClone(byTask),
+        ...endpointTotals(endpoints),
       };
     },
   };
@@ -170,9 +175,23 @@ export function limiterReading(model: unknown): ConcurrencyReading | undefined {
   return () => ({ inFlight: limiter.inFlight as number, limit: limiter.limit as number });
 }
 
+/** The answering model's per-base-URL counts, when it has several base URLs. */
+export function endpointReading(model: unknown): EndpointReading | undefined {
+  const read = (model as { endpointStats?: unknown } | undefined)?.endpointStats;
+  if (typeof read !== "function") return undefined;
+  return () => (read as () => EndpointTotals[]).call(model);
+}
+
+/** `{endpoints}` for a session when the model has more than one base URL (one is the whole run's totals). */
+function endpointTotals(read: EndpointReading | undefined): { endpoints?: EndpointTotals[] } {
+  const list = read?.();
+  return list && list.length > 1 ? { endpoints: list.map((e) => ({ ...e })) } : {};
+}
+
 /**
  * The end-of-run summary: `run statistics: wall time 1m02s · 1800 request(s) sent · 12 cache hit(s) ·
- * 139 retries (429: 36, 500: 103) · 0 error(s) · tokens 1.2M in / 80k out`, broken between its
+ * 139 retries (429: 36, 500: 103) · 0 error(s) · tokens 1.2M in / 80k out`, then for a model with
+ * several base URLs `<url>: 900 attempt(s), 2 failed, mean 310 ms` for each; broken between its
  * parts into lines of at most `width` columns (a terminal's) when given.
  */
 export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY): string {
@@ -187,6 +206,11 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
     `${s.retries} retr${s.retries === 1 ? "y" : "ies"}${by ? ` (${by})` : ""}`,
     `${s.errors} error(s)`,
     `tokens ${formatCount(s.tokens.input)} in / ${formatCount(s.tokens.output)} out`,
+    // A fleet: how the attempts were shared, and which base URL failed.
+    ...(s.endpoints ?? []).map(
+      (e) =>
+        `${e.url}: ${e.requests} attempt(s), ${e.errors} failed, mean ${Math.round(e.meanLatencyMs)} ms${e.setAside > 0 ? `, set aside ${e.setAside}×` : ""}`,
+    ),
   ];
   const lines: string[] = [];
   for (const part of parts) {

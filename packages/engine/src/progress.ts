@@ -1,5 +1,5 @@
 import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
-import type { ResponseRecord } from "@yardstick/run-format";
+import type { EndpointTotals, ResponseRecord } from "@yardstick/run-format";
 import { displayWidth, formatOverallLine, formatPlainTaskLine, formatTaskLine } from "./progress-line.js";
 import { type RunStatsCollector, createRunStats } from "./progress-stats.js";
 
@@ -14,6 +14,9 @@ export interface RequestPlace {
 
 /** What the provider's in-flight limiter says now (requests in flight, its current adaptive limit). */
 export type ConcurrencyReading = () => { inFlight: number; limit: number };
+
+/** What went to each base URL of the provider so far (a provider with several base URLs has them). */
+export type EndpointReading = () => EndpointTotals[];
 
 /**
  * What the answering stages tell about their progress. Only the first three are required: the
@@ -37,6 +40,8 @@ export interface ProgressReporter {
   retry?(at: RequestPlace, notice: RetryNotice): void;
   /** Where to read the current concurrency (the provider's limiter); undefined = count requests in flight. */
   watchConcurrency?(read: ConcurrencyReading | undefined): void;
+  /** Where to read the answering model's per-base-URL counts (see `endpointReading`). */
+  watchEndpoints?(read: EndpointReading | undefined): void;
   /** Prints a message without breaking the display (above it on a terminal). */
   log?(message: string): void;
   /** Stops drawing: the display's last state stays, and the output continues on a new line. */
@@ -173,6 +178,7 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
     failed: then((at: RequestPlace, error: ModelErrorRecord) => stats.failed(at, error)),
     retry: then((at: RequestPlace, notice: RetryNotice) => stats.retry(at, notice)),
     watchConcurrency: (read) => stats.watchConcurrency(read),
+    watchEndpoints: (read) => stats.watchEndpoints(read),
     log(message) {
       if (tty && !closed && drawn.length > 0) redraw(`${message}\n`);
       else stream.write(`${message}\n`);

@@ -35,9 +35,9 @@ export interface EndpointStats {
 export interface BalancerSettings {
   /** Consecutive "down" attempts that set an endpoint aside (default 5). */
   failuresToSetAside?: number;
-  /** Wait before the first probe of an endpoint set aside (default 250 ms); doubled after each failed probe. */
+  /** Wait before the first probe of an endpoint set aside (default 250 ms); × 1.5 after each failed probe. */
   probeDelayMs?: number;
-  /** Longest wait between probes (default 5 s). */
+  /** Longest wait between probes (default 2 s: a probe is one small GET, and a server back is found soon). */
   maxProbeDelayMs?: number;
   /**
    * How long every endpoint may be set aside before the requests waiting for one fail (default 180 s);
@@ -103,6 +103,8 @@ interface Waiter {
 const EWMA_WEIGHT = 0.1;
 /** A "down" attempt counts as this many typical latencies, so an endpoint that fails often gets less load. */
 const DOWN_PENALTY = 4;
+/** Growth of the wait between probes of an endpoint that stays down. */
+const PROBE_BACKOFF = 1.5;
 /** One pick in this many goes round robin, so an endpoint the EWMA ruled out is measured again. */
 const EXPLORE_EVERY = 64;
 
@@ -119,7 +121,7 @@ export function createBalancer(endpoints: readonly Endpoint[], settings: Balance
   if (endpoints.length === 0) throw new TypeError("createBalancer needs at least one endpoint");
   const failuresToSetAside = Math.max(1, Math.floor(settings.failuresToSetAside ?? 5));
   const firstProbeDelayMs = Math.max(1, settings.probeDelayMs ?? 250);
-  const maxProbeDelayMs = Math.max(firstProbeDelayMs, settings.maxProbeDelayMs ?? 5000);
+  const maxProbeDelayMs = Math.max(firstProbeDelayMs, settings.maxProbeDelayMs ?? 2000);
   const maxOutageMs = Math.max(0, settings.maxOutageMs ?? 180_000);
   const now = settings.now ?? (() => performance.now());
   const lanes: LaneState[] = endpoints.map((endpoint) => ({
@@ -203,7 +205,7 @@ export function createBalancer(endpoints: readonly Endpoint[], settings: Balance
   function scheduleProbe(lane: LaneState): void {
     if (closed) return;
     const delay = lane.probeDelayMs;
-    lane.probeDelayMs = Math.min(maxProbeDelayMs, lane.probeDelayMs * 2);
+    lane.probeDelayMs = Math.min(maxProbeDelayMs, lane.probeDelayMs * PROBE_BACKOFF);
     lane.probeTimer = setTimeout(() => probe(lane), delay);
     // Probing alone keeps no process alive; a caller waiting for an endpoint does (see whenAvailable).
     if (waiters.length === 0) lane.probeTimer.unref();

@@ -20,6 +20,20 @@ export const requestTotalsSchema = z.object({
 });
 export type RequestTotals = z.infer<typeof requestTotalsSchema>;
 
+/** What went to one base URL of a model served by several (the provider's balancer counts them). */
+export const endpointTotalsSchema = z.object({
+  url: z.string(),
+  /** Attempts sent to it, retries included. */
+  requests: count,
+  /** Attempts that got no usable answer from it. */
+  errors: count,
+  /** Mean latency of its answered attempts, in ms. */
+  meanLatencyMs: z.number().min(0),
+  /** Times it was set aside (failing) until a probe found it answering again. */
+  setAside: count,
+});
+export type EndpointTotals = z.infer<typeof endpointTotalsSchema>;
+
 /** One invocation of `yardstick run` on the store: a resumed run adds a session. */
 export const runSessionSchema = requestTotalsSchema.extend({
   startedAt: z.iso.datetime(),
@@ -36,6 +50,8 @@ export const runSessionSchema = requestTotalsSchema.extend({
   stages: z.partialRecord(stageSchema, requestTotalsSchema),
   /** The same totals per task key (both stages of a judged task together). */
   byTask: z.record(z.string(), requestTotalsSchema),
+  /** Per base URL of the answering model, when it has several. */
+  endpoints: z.array(endpointTotalsSchema).optional(),
 });
 export type RunSession = z.infer<typeof runSessionSchema>;
 
