@@ -20,6 +20,7 @@ import { forEachConcurrent } from "./pool.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
 import { endpointReading, limiterReading } from "./progress-stats.js";
 import type { RequestCache } from "./request-cache.js";
+import { StorageError } from "./storage-error.js";
 import { hashRequest } from "./request-hash.js";
 import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
@@ -255,6 +256,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         failFast.note(undefined);
         return answer;
       } catch (err) {
+        if (StorageError.isInstance(err)) throw err; // a full disk stops the run; it is no model error
         const error = toErrorRecord(err);
         store.append({ ...base, status: "error", cached: false, error, time: isoNow(), ...sent });
         progress.failed?.(at, error);

@@ -3,6 +3,7 @@ import { ApiCallError, type ModelCallContext, type ModelErrorRecord, type ModelP
 import type { BatchAsk } from "./batch-answers.js";
 import type { ProgressReporter } from "./progress.js";
 import type { RequestCache } from "./request-cache.js";
+import { StorageError } from "./storage-error.js";
 import { type RecordPlace, answerLine, isoNow, slimResponse, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 
@@ -83,6 +84,8 @@ export async function askModel(
     deps.failFast.note(undefined);
     return { response, cached: false };
   } catch (err) {
+    // The cache or the run store could not be written (a full disk): the run stops, this is no model error.
+    if (StorageError.isInstance(err)) throw err;
     const error = toErrorRecord(err);
     // A provider that does not call `onRetry` still says how many attempts a failed request took.
     for (let attempt = retries + 1; attempt < error.attempts; attempt++) {

@@ -28,3 +28,4 @@ export * from "./shard.js";
 export * from "./judge-stage.js";
 export { REQUEST_INDEX, RETRY_SUFFIX, JUDGE_TURN } from "./judgement-records.js";
 export * from "./cost/index.js";
+export * from "./storage-error.js";

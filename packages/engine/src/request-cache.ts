@@ -4,6 +4,7 @@ import { ConfigError } from "@yardstick/core";
 import Database from "better-sqlite3";
 import { notACache, prepareCacheSchema, REQUEST_CACHE_FORMAT } from "./request-cache-format.js";
 import { decodeValue, encodeValue } from "./request-cache-values.js";
+import { requestCacheError } from "./storage-error.js";
 
 /**
  * The request cache: one SQLite database (WAL) shared by every run on the machine, keyed by a hash of
@@ -34,6 +35,11 @@ export interface RequestCacheSettings {
   maxBuffered?: number;
   /** Refuse to create the file when it does not exist (maintenance commands). */
   mustExist?: boolean;
+  /**
+   * The most pages (of 4 KiB) the file may grow to; SQLite then answers SQLITE_FULL as on a full
+   * disk. Unset: no bound of its own.
+   */
+  maxPages?: number;
   /** The time entries are stamped with and ages are measured from (default Date.now). */
   clock?: () => number;
 }
@@ -66,6 +72,7 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
   if (!inMemory && settings.mustExist && !existsSync(path)) throw new ConfigError("no request cache here (nothing has been cached yet)", { file: path });
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const db = openDatabase(path, settings.mustExist === true);
+  if (settings.maxPages !== undefined) db.pragma(`max_page_count = ${Math.max(1, Math.floor(settings.maxPages))}`);
   const clock = settings.clock ?? Date.now;
   const select = db.prepare<[string], { value: string; shape: number }>("SELECT value, shape FROM responses WHERE key = ?");
   const insert = db.prepare("INSERT OR REPLACE INTO responses (key, model, value, created_at, shape) VALUES (?, ?, ?, ?, ?)");
@@ -77,16 +84,48 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
   const maxBuffered = settings.maxBuffered ?? 500;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  // A full disk or a damaged page: kept, and raised by every later call (a flush on the timer has
+  // no caller to raise it to). `raised`: whether some caller has seen it already.
+  let failure: unknown;
+  let raised = false;
+
+  /** Runs a database operation; SQLite's disk and corruption errors become one message naming the file. */
+  const guard = <T>(op: () => T): T => {
+    if (failure !== undefined) {
+      raised = true;
+      throw failure;
+    }
+    try {
+      return op();
+    } catch (err) {
+      const translated = requestCacheError(err, path);
+      if (translated === err) throw err;
+      failure = translated;
+      raised = true;
+      throw translated;
+    }
+  };
 
   const flush = (): void => {
     if (timer) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (pending.size === 0 || closed) return;
-    const rows = [...pending.entries()];
-    pending.clear();
-    insertAll(rows);
+    if (closed) return;
+    guard(() => {
+      if (pending.size === 0) return;
+      const rows = [...pending.entries()];
+      pending.clear();
+      insertAll(rows);
+    });
+  };
+
+  const flushOnTimer = (): void => {
+    try {
+      flush();
+    } catch {
+      raised = false; // nobody has seen it yet: the next call raises it
+    }
   };
 
   /** `model LIKE prefix%` without LIKE's wildcards and case folding. */
@@ -102,9 +141,11 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
 
   const remove = (where: string, params: (string | number)[]): number => {
     flush();
-    const removed = db.prepare(`DELETE FROM responses WHERE ${where}`).run(...params).changes;
-    if (removed > 0 && !inMemory) reclaim();
-    return removed;
+    return guard(() => {
+      const removed = db.prepare(`DELETE FROM responses WHERE ${where}`).run(...params).changes;
+      if (removed > 0 && !inMemory) reclaim();
+      return removed;
+    });
   };
 
   const sizeOnDisk = (): number => {
@@ -118,27 +159,30 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
     path,
     get(key) {
       const buffered = pending.get(key);
-      if (buffered) return decodeValue(buffered.text, buffered.shape);
-      const row = select.get(key);
+      if (buffered && failure === undefined) return decodeValue(buffered.text, buffered.shape);
+      const row = guard(() => select.get(key));
       return row ? decodeValue(row.value, row.shape) : undefined;
     },
     put(key, modelIdentity, value) {
+      if (failure !== undefined) guard(() => undefined); // raises it: the run stops at the first failure
       const { text, shape } = encodeValue(value);
       pending.set(key, { model: modelIdentity, text, shape });
       if (pending.size >= maxBuffered) flush();
       else if (!timer) {
-        timer = setTimeout(flush, settings.flushIntervalMs ?? 200);
+        timer = setTimeout(flushOnTimer, settings.flushIntervalMs ?? 200);
         timer.unref();
       }
     },
     flush,
     info() {
       flush();
-      const models = db
-        .prepare<[], RequestCacheModelInfo>(
-          "SELECT model, count(*) AS entries, min(created_at) AS oldest, max(created_at) AS newest FROM responses GROUP BY model ORDER BY entries DESC, model",
-        )
-        .all();
+      const models = guard(() =>
+        db
+          .prepare<[], RequestCacheModelInfo>(
+            "SELECT model, count(*) AS entries, min(created_at) AS oldest, max(created_at) AS newest FROM responses GROUP BY model ORDER BY entries DESC, model",
+          )
+          .all(),
+      );
       const entries = models.reduce((n, m) => n + m.entries, 0);
       const info: RequestCacheInfo = { path, formatVersion: REQUEST_CACHE_FORMAT, sizeBytes: sizeOnDisk(), entries, models };
       if (models.length > 0) {
@@ -165,9 +209,17 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
     },
     close() {
       if (closed) return;
-      flush();
-      closed = true;
-      db.close();
+      try {
+        if (failure === undefined) flush();
+      } finally {
+        closed = true;
+        db.close();
+      }
+      // A failure only the timer saw is raised here, once; one a caller saw already is not raised again.
+      if (failure !== undefined && !raised) {
+        raised = true;
+        throw failure;
+      }
     },
   };
 }
@@ -185,7 +237,12 @@ function openDatabase(path: string, mustExist: boolean): Database.Database {
   } catch (err) {
     db?.close();
     if (ConfigError.isInstance(err)) throw err;
-    // SQLITE_NOTADB, SQLITE_CORRUPT, ...: a file we cannot use. Name it; do not touch it.
+    // A full disk or a damaged page says so; a file that is no database at all is "not a cache".
+    if ((err as { code?: unknown }).code !== "SQLITE_NOTADB") {
+      const translated = requestCacheError(err, path);
+      if (translated !== err) throw translated;
+    }
+    // Anything else: a file we cannot use. Name it; do not touch it.
     throw notACache(path, `SQLite says: ${(err as Error).message}`, err);
   }
 }

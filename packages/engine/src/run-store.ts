@@ -18,6 +18,7 @@ import {
   type ScoreRecord,
   type Shard,
 } from "@yardstick/run-format";
+import { runStoreWriteError } from "./storage-error.js";
 
 export type { ResponseRecord, RunManifest, SampleRecord, ScoreRecord };
 
@@ -33,6 +34,10 @@ export interface UnreadableLine {
  * docs/run-format.md): `run.json`, append-only `responses.jsonl` and `samples/<task>.jsonl`, and the
  * derived `scores/<task>.jsonl` and `results.json`. Appends are batched per event-loop turn; derived
  * files are replaced atomically (write, then rename), so a crash never leaves half a file.
+ *
+ * A failed write (a full disk) is one `StorageError` naming the file: raised by `written()` and the
+ * next append, or by `close()` if nothing raised it before. Records written before it stay; a line
+ * the failure tore is cut when the store is next opened.
  */
 export class RunStore {
   readonly dir: string;
@@ -41,6 +46,9 @@ export class RunStore {
   private readonly sampleOut = new Map<string, { stream: WriteStream; pending: string }>();
   private flushTimer: NodeJS.Immediate | undefined;
   private writable = false;
+  /** The first failed write, as a StorageError; `failureRaised`: whether a caller has been given it. */
+  private failure: unknown;
+  private failureRaised = false;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -105,7 +113,10 @@ export class RunStore {
         this.locked = true;
         return;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") {
+          await rm(this.lockPath, { force: true }); // a lock file the disk had no room for
+          throw runStoreWriteError(err, this.lockPath, this.dir);
+        }
       }
       const holder = await readLock(this.lockPath);
       if (holder && holder.host === hostname() && !processAlive(holder.pid)) {
@@ -148,9 +159,11 @@ export class RunStore {
       previousFormatVersion = formatVersion;
       manifest = { ...manifest, createdAt: existing.createdAt, updatedAt: new Date().toISOString() };
     }
-    await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, this.dir);
     await repairTail(this.responsesPath);
-    this.out = createWriteStream(this.responsesPath, { flags: "a" });
+    this.failure = undefined;
+    this.failureRaised = false;
+    this.out = this.appendStream(this.responsesPath);
     this.writable = true;
     return { resumed, ...(previousFormatVersion !== undefined && previousFormatVersion !== RUN_FORMAT_VERSION ? { previousFormatVersion } : {}) };
   }
@@ -187,6 +200,7 @@ export class RunStore {
    * write call per batch instead of one per response, and a crash loses at most that one turn.
    */
   appendLine(json: string): void {
+    this.raiseFailure();
     if (!this.out) throw new Error("run store is not open: call open(manifest) before appending");
     this.pending += `${json}\n`;
     if (this.pending.length >= 1 << 20) this.flushPending();
@@ -195,18 +209,42 @@ export class RunStore {
 
   /** Queues a sample record of a task (samples/<task>.jsonl). */
   appendSample(record: SampleRecord): void {
+    this.raiseFailure();
     if (!this.writable) throw new Error("run store is not open: call open(manifest) before appending");
     let out = this.sampleOut.get(record.task);
     if (!out) {
-      out = { stream: createWriteStream(this.samplesPath(record.task), { flags: "a" }), pending: "" };
+      out = { stream: this.appendStream(this.samplesPath(record.task)), pending: "" };
       this.sampleOut.set(record.task, out);
     }
     out.pending += `${JSON.stringify(record)}\n`;
     this.flushTimer ??= setImmediate(() => this.flushPending());
   }
 
+  /** An append-only stream whose failure (a full disk) becomes the store's failure instead of a crash. */
+  private appendStream(path: string): WriteStream {
+    const stream = createWriteStream(path, { flags: "a" });
+    stream.on("error", (err) => this.fail(err, path));
+    return stream;
+  }
+
+  /** Records the first failed write and gives it to everyone waiting for their lines to be written. */
+  private fail(err: unknown, path: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = runStoreWriteError(err, path, this.dir);
+    const waiters = this.waiters;
+    this.waiters = [];
+    if (waiters.length > 0) this.failureRaised = true;
+    for (const w of waiters) w.reject(this.failure);
+  }
+
+  private raiseFailure(): void {
+    if (this.failure === undefined) return;
+    this.failureRaised = true;
+    throw this.failure;
+  }
+
   /** Callers of `written()` waiting for the lines queued so far to reach the operating system. */
-  private waiters: (() => void)[] = [];
+  private waiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
 
   /**
    * Resolves once every line queued so far has been handed to the operating system. The engine
@@ -214,8 +252,12 @@ export class RunStore {
    * the answers of samples still in flight (which it then asks again), never more.
    */
   written(): Promise<void> {
+    if (this.failure !== undefined) {
+      this.failureRaised = true;
+      return Promise.reject(this.failure);
+    }
     if (this.pending === "" && this.inFlightWrites === 0 && !this.samplesPending()) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   private inFlightWrites = 0;
@@ -230,16 +272,16 @@ export class RunStore {
     this.flushTimer = undefined;
     const waiters = this.waiters;
     this.waiters = [];
-    const writes: WriteStream[] = [];
+    const writes: { stream: WriteStream; path: string }[] = [];
     const chunks: string[] = [];
     if (this.pending !== "" && this.out) {
-      writes.push(this.out);
+      writes.push({ stream: this.out, path: this.responsesPath });
       chunks.push(this.pending);
       this.pending = "";
     }
-    for (const out of this.sampleOut.values()) {
+    for (const [task, out] of this.sampleOut) {
       if (out.pending === "") continue;
-      writes.push(out.stream);
+      writes.push({ stream: out.stream, path: this.samplesPath(task) });
       chunks.push(out.pending);
       out.pending = "";
     }
@@ -250,17 +292,30 @@ export class RunStore {
       return;
     }
     this.inFlightWrites += left;
+    const settle = (list: typeof waiters): void => {
+      if (this.failure !== undefined && list.length > 0) this.failureRaised = true;
+      for (const w of list) {
+        if (this.failure !== undefined) w.reject(this.failure);
+        else w.resolve();
+      }
+    };
     const done = (): void => {
       this.inFlightWrites--;
       if (--left > 0) return;
-      for (const w of waiters) w();
+      settle(waiters);
       if (this.inFlightWrites === 0 && this.pending === "") {
         const rest = this.waiters;
         this.waiters = [];
-        for (const w of rest) w();
+        settle(rest);
       }
     };
-    for (let i = 0; i < writes.length; i++) writes[i]!.write(chunks[i]!, done);
+    for (let i = 0; i < writes.length; i++) {
+      const { stream, path } = writes[i]!;
+      stream.write(chunks[i]!, (err) => {
+        if (err) this.fail(err, path);
+        done();
+      });
+    }
   }
 
   /** Replaces a task's per-sample scores, streaming the lines (a task can have a million samples). */
@@ -269,17 +324,23 @@ export class RunStore {
     const path = this.scoresPath(taskKey);
     const tmp = `${path}.tmp-${process.pid}`;
     const out = createWriteStream(tmp);
-    let chunk = "";
-    for (const line of lines) {
-      chunk += `${JSON.stringify(line)}\n`;
-      if (chunk.length >= 1 << 16) {
-        if (!out.write(chunk)) await once(out, "drain");
-        chunk = "";
+    try {
+      let chunk = "";
+      for (const line of lines) {
+        chunk += `${JSON.stringify(line)}\n`;
+        if (chunk.length >= 1 << 16) {
+          if (!out.write(chunk)) await once(out, "drain"); // rejects on the stream's error
+          chunk = "";
+        }
       }
+      out.end(chunk);
+      await once(out, "finish");
+      await rename(tmp, path);
+    } catch (err) {
+      out.destroy();
+      await rm(tmp, { force: true }); // the scores before stay as they were
+      throw runStoreWriteError(err, path, this.dir);
     }
-    out.end(chunk);
-    await once(out, "finish");
-    await rename(tmp, path);
   }
 
   async readScores(taskKey: string): Promise<ScoreRecord[]> {
@@ -292,13 +353,13 @@ export class RunStore {
   }
 
   async writeResults(results: unknown): Promise<void> {
-    await writeAtomic(this.resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+    await writeAtomic(this.resultsPath, `${JSON.stringify(results, null, 2)}\n`, this.dir);
   }
 
   /** Writes run.json as given (merge and re-scoring write manifests they have checked themselves). */
   async writeManifest(manifest: RunManifest): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, this.dir);
   }
 
   async close(): Promise<void> {
@@ -308,10 +369,22 @@ export class RunStore {
     this.sampleOut.clear();
     this.writable = false;
     try {
-      await Promise.all(streams.map((s) => new Promise<void>((resolve, reject) => s.end((err?: Error | null) => (err ? reject(err) : resolve())))));
+      await Promise.all(
+        streams.map(
+          (s) =>
+            new Promise<void>((resolve) =>
+              s.end((err?: Error | null) => {
+                if (err) this.fail(err, String(s.path));
+                resolve();
+              }),
+            ),
+        ),
+      );
     } finally {
       await this.unlock();
     }
+    // A failure nobody was given yet (the last lines' write) is raised here; one already raised is not raised twice.
+    if (this.failure !== undefined && !this.failureRaised) this.raiseFailure();
   }
 }
 
@@ -403,8 +476,14 @@ export function slug(key: string): string {
   return key.replace(/[^A-Za-z0-9._-]+/g, "_");
 }
 
-async function writeAtomic(path: string, body: string): Promise<void> {
+/** Writes a file whole or not at all: on a full disk the file before stays as it was. */
+async function writeAtomic(path: string, body: string, storeDir: string): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, body);
-  await rename(tmp, path);
+  try {
+    await writeFile(tmp, body);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw runStoreWriteError(err, path, storeDir);
+  }
 }
