@@ -60,6 +60,22 @@ function goldenInputs(name: string): MetricInput[] {
 const humaneval = JSON.parse(readFileSync(new URL("./ultraeval/__fixtures__/humaneval_issue17.jsonl", import.meta.url), "utf8").trim()) as Record<string, unknown>;
 const ph = (p: string) => ({ metadata: { linguistic_phenomenon: p } });
 
+// LongProc labels (SEA-HELM's row format) and a LiveCodeBench stdin problem.
+const countdownLabel = {
+  nums: [6, 4, 3, 2],
+  target: 14,
+  search_procedure: "<Search Procedure>\nInitial number set: [6, 4, 3, 2], target: 14.\n |- Pick two numbers (6, 4) (numbers left: [3, 2]). Try possible operations.\n</Search Procedure>",
+};
+const travelLabel = {
+  ground_truth_cities: "Oslo**Riga",
+  ground_truth_durations: "3**3",
+  solving_procedure: "<Solving Procedure>\nStart.\n</Solving Procedure>\n<Plan>\n**Day 1-3:** Visit Oslo.\n</Plan>",
+};
+const lcbRow = (id: string, response: string): MetricInput => {
+  const raw = { test_cases: { public: [{ input: "1 2\n", output: "3\n", testtype: "stdin" }], private: "[]" }, metadata: { func_name: null } };
+  return { ...row(id, response, null, { raw }), rawResponse: response };
+};
+
 type Suite = { cases: MetricConformanceCase[]; opts?: MetricConformanceOptions };
 
 /** Cases per metric id. Every built-in must have an entry (checked below). */
@@ -121,6 +137,30 @@ const SUITES: Record<string, Suite> = {
   "seahelm-math": {
     cases: [{ inputs: [row("1", "so \\boxed{\\frac{1}{2}}", "0.5"), row("2", "The answer is 12", "12"), row("3", "I do not know", "3")] }],
     opts: { invalidOptions: [{ relativeTolerance: -1 }, { useRawResponse: "no" }] },
+  },
+  "seahelm-countdown": {
+    cases: [{ inputs: [row("1", "<Solution>\n6 + 4 = 10\n10 - 3 = 7\n7 * 2 = 14\n</Solution>", countdownLabel), row("2", "<Search Procedure>\nInitial number set: [6, 4, 3, 2], target: 14.", countdownLabel), row("3", "", countdownLabel)] }],
+    opts: { invalidOptions: [{ useRawResponse: "yes" }] },
+  },
+  "seahelm-path-traversal": {
+    cases: [{ inputs: [row("1", "<Route>\nFrom A, take a bus to B.\n</Route>", "From A, take a bus to B."), row("2", "<Route>From A, take a train to B.</Route>", "From A, take a bus to B.\nFrom B, take a bus to C."), row("3", "", "From A, take a bus to B.")] }],
+    opts: { invalidOptions: [{ upstreamPartialCount: 1 }] },
+  },
+  "seahelm-tom-tracking": {
+    cases: [{ inputs: [row("1", "- Step 0: {Ana location: hall}", "- Step 0: {Ana location: the hall}"), row("2", "- Step 0: {Ana location: attic}", "- Step 0: {Ana location: hall}\n- Step 1: {Ana location: hall}")] }],
+    opts: { invalidOptions: [{ unknown: true }] },
+  },
+  "seahelm-travel-planning": {
+    cases: [{ inputs: [row("1", "<Plan>\n**Day 1-3:** Visit Oslo.\n**Day 3:** Fly from Oslo to Riga.\n**Day 3-5:** Visit Riga.\n</Plan>", travelLabel), row("2", "<Solving Procedure>\nStart.", travelLabel)] }],
+    opts: { invalidOptions: [{ useRawResponse: 0 }] },
+  },
+  "seahelm-html-to-tsv": {
+    cases: [{ inputs: [row("1", "```tsv\nName\tYear\nOak\t1998\n```", "Name\tYear\nOak\t1998\nElm\t2001"), row("2", "no table", "Name\tYear\nOak\t1998")] }],
+    opts: { invalidOptions: [{ useRawResponse: "no" }] },
+  },
+  "seahelm-livecodebench": {
+    cases: [{ inputs: [lcbRow("1", "```python\nprint(sum(map(int, input().split())))\n```"), lcbRow("2", "```python\nprint(0)\n```")] }],
+    opts: { invalidOptions: [{ timeoutSeconds: 0 }, { upstreamPythonLiterals: "no" }] },
   },
   "ultraeval:function_execution": {
     cases: [

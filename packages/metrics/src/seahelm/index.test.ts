@@ -6,18 +6,24 @@ describe("seahelm barrel", () => {
   it("registers every metric under its id", () => {
     expect(Object.keys(seahelmMetrics).sort()).toEqual([
       "seahelm-bbh-exact-match",
+      "seahelm-countdown",
       "seahelm-cwe",
       "seahelm-f1acc",
+      "seahelm-html-to-tsv",
+      "seahelm-livecodebench",
       "seahelm-logprob",
       "seahelm-math",
       "seahelm-minimal-pairs",
       "seahelm-minimal-pairs-logprob",
       "seahelm-niah",
+      "seahelm-path-traversal",
       "seahelm-pragmatic",
       "seahelm-pragmatic-logprob",
       "seahelm-qa",
       "seahelm-summarization",
+      "seahelm-tom-tracking",
       "seahelm-translation",
+      "seahelm-travel-planning",
     ]);
     for (const [id, m] of Object.entries(seahelmMetrics)) {
       expect(m.id).toBe(id);

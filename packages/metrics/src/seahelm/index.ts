@@ -3,7 +3,13 @@ import { createSeahelmBbhExactMatchMetric } from "./bbh-exact-match.js";
 import type { SeahelmMetricSettings } from "./chrf-plus-plus.js";
 import { createSeahelmF1AccMetric } from "./f1-acc.js";
 import { createSeahelmCweMetric, createSeahelmNiahMetric } from "./list-recall.js";
+import { createSeahelmLiveCodeBenchMetric } from "./livecodebench.js";
 import { createSeahelmLogprobMetric } from "./logprob.js";
+import { createSeahelmCountdownMetric } from "./longproc/countdown.js";
+import { createSeahelmHtmlToTsvMetric } from "./longproc/html-to-tsv.js";
+import { createSeahelmPathTraversalMetric } from "./longproc/path-traversal.js";
+import { createSeahelmTomTrackingMetric } from "./longproc/tom-tracking.js";
+import { createSeahelmTravelPlanningMetric } from "./longproc/travel-planning.js";
 import { createSeahelmMinimalPairsLogprobMetric, createSeahelmPragmaticLogprobMetric } from "./logprob-phenomena.js";
 import { createSeahelmMathMetric } from "./math.js";
 import { createSeahelmMinimalPairsMetric } from "./minimal-pairs.js";
@@ -34,7 +40,13 @@ export {
   type RollupTask,
 } from "./lindsea-aggregation.js";
 export { createSeahelmCweMetric, createSeahelmNiahMetric, seahelmListRecallOptionsSchema } from "./list-recall.js";
+export { createSeahelmLiveCodeBenchMetric, seahelmLiveCodeBenchOptionsSchema } from "./livecodebench.js";
 export { createSeahelmLogprobMetric } from "./logprob.js";
+export { createSeahelmCountdownMetric, seahelmCountdownOptionsSchema } from "./longproc/countdown.js";
+export { createSeahelmHtmlToTsvMetric, seahelmHtmlToTsvOptionsSchema } from "./longproc/html-to-tsv.js";
+export { createSeahelmPathTraversalMetric, seahelmPathTraversalOptionsSchema } from "./longproc/path-traversal.js";
+export { createSeahelmTomTrackingMetric, seahelmTomTrackingOptionsSchema } from "./longproc/tom-tracking.js";
+export { createSeahelmTravelPlanningMetric, seahelmTravelPlanningOptionsSchema } from "./longproc/travel-planning.js";
 export { createSeahelmMinimalPairsLogprobMetric, createSeahelmPragmaticLogprobMetric } from "./logprob-phenomena.js";
 export { createSeahelmMathMetric, seahelmMathOptionsSchema, verifyMath as seahelmVerifyMath } from "./math.js";
 export { createSeahelmMinimalPairsMetric, seahelmLabelTaskOptionsSchema } from "./minimal-pairs.js";
@@ -45,7 +57,15 @@ export { createSeahelmQaMetric, seahelmQaOptionsSchema } from "./qa.js";
 export { rougeL as seahelmRougeL } from "./rouge-l.js";
 export { rougeTokens as seahelmRougeTokens } from "./rouge-tokenize.js";
 export { createSeahelmSummarizationMetric, seahelmSummarizationOptionsSchema } from "./summarization.js";
-export { createSeahelmTranslationMetric, metricxScoreOf, seahelmTranslationOptionsSchema } from "./translation.js";
+export {
+  createSeahelmTranslationMetric,
+  type MetricxItem,
+  type MetricxScorer,
+  metricxScoreOf,
+  type SeahelmTranslationSettings,
+  seahelmTranslationOptionsSchema,
+  TRANSLATION_ID,
+} from "./translation.js";
 
 /** All SEA-HELM metrics; `chrf` replaces the chrF++ behind the `useChrf` option of translation/summarization. */
 export function createSeahelmMetrics(settings: SeahelmMetricSettings = {}): Record<string, MetricV1> {
@@ -63,6 +83,12 @@ export function createSeahelmMetrics(settings: SeahelmMetricSettings = {}): Reco
     createSeahelmCweMetric(),
     createSeahelmBbhExactMatchMetric(),
     createSeahelmMathMetric(),
+    createSeahelmCountdownMetric(),
+    createSeahelmHtmlToTsvMetric(),
+    createSeahelmPathTraversalMetric(),
+    createSeahelmTomTrackingMetric(),
+    createSeahelmTravelPlanningMetric(),
+    createSeahelmLiveCodeBenchMetric(),
   ];
   return Object.fromEntries(metrics.map((m) => [m.id, m]));
 }

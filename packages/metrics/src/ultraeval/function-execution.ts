@@ -60,25 +60,48 @@ export function buildCheckProgram(doc: Record<string, unknown>, completion: stri
   return `${prompt}${completion}\n${test}\ncheck(${entry})`;
 }
 
+export interface PythonRunOptions {
+  timeoutSeconds: number;
+  command: readonly string[];
+  signal?: AbortSignal;
+}
+
 /** Runs one program; resolves to upstream's status string. */
-export async function runPythonProgram(
-  program: string,
-  options: { timeoutSeconds: number; command: readonly string[]; signal?: AbortSignal },
-): Promise<ExecutionStatus> {
+export async function runPythonProgram(program: string, options: PythonRunOptions): Promise<ExecutionStatus> {
+  return (await runInRunner(program, options, false)).status;
+}
+
+/**
+ * Runs one program as a script (`__name__ == "__main__"`, `sys.exit(0)` is a normal end) and keeps
+ * what it printed: for harnesses that compare stdout (LiveCodeBench). Same limits as runPythonProgram.
+ */
+export async function runPythonScript(program: string, options: PythonRunOptions): Promise<{ status: ExecutionStatus; stdout: string }> {
+  return runInRunner(program, options, true);
+}
+
+/** Report size kept from the runner: a status string, or (capture) a status plus stdout. */
+const REPORT_LIMIT = 65536;
+const CAPTURE_REPORT_LIMIT = 32 * 1024 * 1024;
+
+async function runInRunner(program: string, options: PythonRunOptions, capture: boolean): Promise<{ status: ExecutionStatus; stdout: string }> {
   const dir = await mkdtemp(join(tmpdir(), "yardstick-exec-"));
   try {
     const file = join(dir, "program.py");
     await writeFile(file, program, "utf8");
     const [exe, ...prefix] = options.command;
     const env = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: dir, TMPDIR: dir };
-    return await new Promise<ExecutionStatus>((resolve, reject) => {
-      const child = spawn(exe!, [...prefix, "-I", "-B", "-c", PYTHON_RUNNER, file, String(options.timeoutSeconds)], {
+    const args = [...prefix, "-I", "-B", "-c", PYTHON_RUNNER, file, String(options.timeoutSeconds), ...(capture ? ["capture"] : [])];
+    const limit = capture ? CAPTURE_REPORT_LIMIT : REPORT_LIMIT;
+    return await new Promise<{ status: ExecutionStatus; stdout: string }>((resolve, reject) => {
+      const child = spawn(exe!, args, {
         cwd: dir,
         env,
         detached: true,
         stdio: ["ignore", "ignore", "pipe", "pipe"],
       });
-      let report = "";
+      const chunks: Buffer[] = [];
+      let reportBytes = 0;
+      let overflow = false;
       let stderr = "";
       let killedForTime = false;
       const killGroup = () => {
@@ -95,7 +118,9 @@ export async function runPythonProgram(
       const onAbort = () => killGroup();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       child.stdio[3]?.on("data", (chunk: Buffer) => {
-        if (report.length < 65536) report += chunk.toString("utf8");
+        if (reportBytes + chunk.length > limit) overflow = true;
+        else chunks.push(chunk);
+        reportBytes += chunk.length;
       });
       child.stderr?.on("data", (chunk: Buffer) => {
         if (stderr.length < 4096) stderr += chunk.toString("utf8");
@@ -112,20 +137,22 @@ export async function runPythonProgram(
           reject(new MetricError("aborted", { metricId: ID }));
           return;
         }
-        try {
-          const status = JSON.parse(report) as unknown;
-          if (typeof status === "string") {
-            resolve(status as ExecutionStatus);
-            return;
-          }
-        } catch {
-          // No report: killed, crashed, or the interpreter failed before running the program.
-        }
-        if (!killedForTime && stderr !== "" && report === "") {
-          resolve(`failed: ${stderr.trim().split("\n").pop() ?? "python error"}`);
+        if (overflow) {
+          resolve({ status: `failed: output larger than ${limit} bytes`, stdout: "" });
           return;
         }
-        resolve("timed out");
+        const report = Buffer.concat(chunks).toString("utf8");
+        const parsed = parseReport(report, capture);
+        if (parsed) {
+          resolve(parsed);
+          return;
+        }
+        // No report: killed, crashed, or the interpreter failed before running the program.
+        if (!killedForTime && stderr !== "" && report === "") {
+          resolve({ status: `failed: ${stderr.trim().split("\n").pop() ?? "python error"}`, stdout: "" });
+          return;
+        }
+        resolve({ status: "timed out", stdout: "" });
       });
     });
   } finally {
@@ -133,7 +160,21 @@ export async function runPythonProgram(
   }
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+function parseReport(report: string, capture: boolean): { status: ExecutionStatus; stdout: string } | undefined {
+  try {
+    const value = JSON.parse(report) as unknown;
+    if (!capture && typeof value === "string") return { status: value as ExecutionStatus, stdout: "" };
+    if (capture && typeof value === "object" && value !== null) {
+      const { status, stdout } = value as { status?: unknown; stdout?: unknown };
+      if (typeof status === "string" && typeof stdout === "string") return { status: status as ExecutionStatus, stdout };
+    }
+  } catch {
+    // Not JSON: a partial report.
+  }
+  return undefined;
+}
+
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

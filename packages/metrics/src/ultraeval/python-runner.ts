@@ -2,6 +2,9 @@
  * The Python side of function_execution: run one program the way UltraEval's check_correctness does
  * (upstream's reliability guard, output swallowed, stdin unreadable, `exec(program, {})` under a
  * SIGALRM time limit) and write the outcome as JSON to file descriptor 3.
+ * With a third argument `capture` (LiveCodeBench), the program runs as a script instead: its stdout
+ * is kept and reported with the status, `__name__` is "__main__", and `exit()` / `sys.exit(0)` end it
+ * normally, as in a sandbox that runs the file.
  * The guard only stops accidents (deleting files, killing processes); it is not a sandbox.
  */
 export const PYTHON_RUNNER = `
@@ -9,6 +12,7 @@ import builtins, contextlib, faulthandler, io, json, os, signal, sys
 
 _write = os.write
 _path, _timeout = sys.argv[1], float(sys.argv[2])
+_capture = len(sys.argv) > 3 and sys.argv[3] == "capture"
 with open(_path, encoding="utf-8") as _f:
     _source = _f.read()
 
@@ -26,8 +30,9 @@ def _on_alarm(signum, frame):
 
 def _guard():
     faulthandler.disable()
-    builtins.exit = None
-    builtins.quit = None
+    if not _capture:
+        builtins.exit = None
+        builtins.quit = None
     builtins.help = None
     os.environ["OMP_NUM_THREADS"] = "1"
     for name in ("kill", "system", "putenv", "remove", "removedirs", "rmdir", "fchdir", "setuid", "fork",
@@ -43,23 +48,37 @@ def _guard():
         sys.modules[name] = None
 
 _sink = _Unreadable()
+_bytes = io.BytesIO()
+_out = io.TextIOWrapper(_bytes, encoding="utf-8", errors="replace", write_through=True) if _capture else _sink
 _status = "passed"
 signal.signal(signal.SIGALRM, _on_alarm)
 _guard()
 try:
-    with contextlib.redirect_stdout(_sink), contextlib.redirect_stderr(_sink):
+    with contextlib.redirect_stdout(_out), contextlib.redirect_stderr(_sink):
         _stdin, sys.stdin = sys.stdin, _sink
         try:
             signal.setitimer(signal.ITIMER_REAL, _timeout)
             try:
-                exec(_source, {})
+                exec(_source, {"__name__": "__main__"} if _capture else {})
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
         finally:
             sys.stdin = _stdin
 except _Timeout:
     _status = "timed out"
+except SystemExit as e:
+    _status = "passed" if _capture and e.code in (None, 0) else "failed: " + str(e)
 except BaseException as e:
     _status = "failed: " + str(e)
-_write(3, json.dumps(_status).encode("utf-8"))
+if _capture:
+    try:
+        _out.flush()
+    except BaseException:
+        pass
+    _report = {"status": _status, "stdout": _bytes.getvalue().decode("utf-8", "replace")}
+else:
+    _report = _status
+_data = json.dumps(_report).encode("utf-8")
+while _data:
+    _data = _data[_write(3, _data):]
 `;
