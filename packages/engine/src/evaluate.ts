@@ -41,6 +41,8 @@ export interface TaskOutcome extends TaskResult {
   headline?: HeadlineInterval;
   /** Set when the task could not be scored (e.g. its metric is not installed). */
   failure?: string;
+  /** Set when a metric left the main score out on purpose, with why (e.g. "MetricX not computed (no --metricx-url); ..."). */
+  notComputed?: string;
 }
 
 export interface EvaluationResult {

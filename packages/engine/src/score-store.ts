@@ -185,6 +185,7 @@ async function keptOutcomes(
       errors: meta.errors,
       unanswered: meta.unanswered,
       ...(meta.failure ? { failure: meta.failure } : {}),
+      ...(typeof metrics.not_computed === "string" ? { notComputed: metrics.not_computed } : {}),
     });
     if (meta.perSampleKey) keptPerSampleKeys.set(task.key, meta.perSampleKey);
   }

@@ -116,13 +116,18 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
   const perSample = new ScoreColumns(inputRows.length);
   let positionOf: Map<string, number> | undefined;
   let mainMetric: { metric: MetricV1; options: Record<string, unknown> } | undefined;
+  // Why a metric left the main score out on purpose (a score needing a model or endpoint not given).
+  let notComputed: string | undefined;
   try {
     for (const ref of task.metrics) {
       const metric = registry.get("metrics", ref.id);
       const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: deps.seed });
       if (!mainMetric && task.mainScore in result.scores) mainMetric = { metric, options: ref.options ?? {} };
       for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
-      if (result.details) scores[`${ref.id}.details`] = result.details;
+      if (result.details) {
+        scores[`${ref.id}.details`] = result.details;
+        notComputed ??= notComputedReason(result.details, task.mainScore);
+      }
       // A name an earlier metric already gave is prefixed with this metric's id.
       const earlier = new Set(perSample.keys);
       for (let k = 0; k < result.perSample.length; k++) {
@@ -144,7 +149,9 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
 
   const main = scores[task.mainScore];
   outcome.main = typeof main === "number" ? main : undefined;
-  if (outcome.main === undefined && outcome.failure === undefined) {
+  if (outcome.main === undefined && outcome.failure === undefined && notComputed !== undefined) {
+    outcome.notComputed = notComputed;
+  } else if (outcome.main === undefined && outcome.failure === undefined) {
     // A misspelt `metric:` must not pass as a task without a score.
     const numeric = Object.keys(scores).filter((k) => typeof scores[k] === "number");
     outcome.failure = `its metrics report no "${task.mainScore}" (the config's main score); they report: ${numeric.join(", ") || "nothing"}`;
@@ -189,6 +196,7 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
     distinct_responses: responseCounts.size,
     response_counts: Object.fromEntries(topResponses),
     ...(outcome.failure ? { failure: outcome.failure } : {}),
+    ...(outcome.notComputed ? { not_computed: outcome.notComputed } : {}),
   };
   await store.writeScores(
     task.key,
@@ -198,4 +206,15 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
       }
     })(),
   );
+}
+
+/**
+ * A metric says why it did not compute a score by `details.notComputed[<score name>]` (e.g. MetricX
+ * without a scoring endpoint): the task then has no main score, with that reason, and is not a failure.
+ */
+function notComputedReason(details: Record<string, unknown>, scoreName: string): string | undefined {
+  const reasons = details.notComputed;
+  if (typeof reasons !== "object" || reasons === null) return undefined;
+  const why = (reasons as Record<string, unknown>)[scoreName];
+  return typeof why === "string" ? why : undefined;
 }

@@ -24,6 +24,7 @@ import { builtinMetrics } from "@yardstick/metrics";
 import { builtinModelFactories } from "@yardstick/models";
 import { builtinPostprocessors, ULTRAEVAL_TEXT_POSTS } from "@yardstick/postprocessors";
 import { spatialMetrics } from "@yardstick/spatial";
+import { type ScoringSettings, scoringMetrics, scoringSettingsFromEnv } from "./scoring-settings.js";
 
 export interface BuiltinSettings {
   /** Hugging Face token (from HF_TOKEN): sent only as a bearer header, never stored in run files. */
@@ -38,6 +39,8 @@ export interface BuiltinSettings {
   hfHubCacheDir?: string;
   /** HF_HUB_OFFLINE: the HealthBench and AA-LCR loaders download nothing, reading only the hub cache. */
   hfOffline?: boolean;
+  /** Scoring endpoints for neural metrics (MetricX): `--metricx-url`, YARDSTICK_METRICX_URL. */
+  scoring?: ScoringSettings;
 }
 
 /**
@@ -69,7 +72,7 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
     },
     promptBuilders: { ...builtinPromptBuilders, ultraeval: createUltraEvalPromptBuilder({ transforms: ultraevalTransforms }) },
     postprocessors: { ...builtinPostprocessors },
-    metrics: { ...builtinMetrics, ...spatialMetrics, ...builtinJudgeMetrics },
+    metrics: { ...builtinMetrics, ...spatialMetrics, ...builtinJudgeMetrics, ...scoringMetrics(settings.scoring ?? {}) },
     judges: { ...builtinJudges },
     dialects: { ...builtinDialects },
   });
@@ -157,5 +160,6 @@ export function builtinSettingsFromEnv(env: NodeJS.ProcessEnv, cacheRoot: string
     ...(env.HF_HUB_CACHE ? { hfHubCacheDir: env.HF_HUB_CACHE } : env.HF_HOME ? { hfHubCacheDir: join(env.HF_HOME, "hub") } : {}),
     // As huggingface_hub reads it: 1, true, yes, on (any case).
     ...(/^(1|true|yes|on)$/i.test(env.HF_HUB_OFFLINE ?? "") ? { hfOffline: true } : {}),
+    scoring: scoringSettingsFromEnv(env),
   };
 }

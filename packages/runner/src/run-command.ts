@@ -8,7 +8,9 @@ import { UsageError, checkFlag, intFlag, listFlag, parseFlags, requireConfigPath
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import type { CliIO } from "./io.js";
 import { evaluate } from "./evaluate.js";
-import { formatResultsTable } from "./table.js";
+import { loadNamedMetricPackages } from "./metric-packages.js";
+import { formatResultsTable, notComputedLines } from "./table.js";
+import { withMetricxUrl } from "./scoring-settings.js";
 import { writeRunReport } from "./report-command.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
@@ -69,6 +71,12 @@ const RUN_FLAGS = defineFlags({
   "max-cost": { type: "string", value: "USD", default: "no limit", description: "refuse or stop a run whose spend would cross this" },
   prices: { type: "string", value: "FILE", default: "the built-in prices", description: "a YAML or JSON price file adding to and overriding the built-in prices" },
   quiet: { type: "boolean", description: "no progress display or log lines on stderr (the results table is still printed)" },
+  "metricx-url": {
+    type: "string",
+    value: "URL",
+    default: "YARDSTICK_METRICX_URL, else none",
+    description: "a MetricX-24 scoring endpoint for translation tasks (JSON protocol: docs/architecture.md); without one they report chrF++ and 'MetricX not computed'",
+  },
   runs: {
     type: "string",
     value: "N",
@@ -130,7 +138,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     if (!judgeApiKey) throw new UsageError(`--judge-api-key-env: environment variable ${values["judge-api-key-env"]} is not set`);
   }
 
-  let registry = registryOverride ?? createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
+  let registry = registryOverride ?? createBuiltinRegistry(withMetricxUrl(builtinSettingsFromEnv(io.env, cacheRoot(io.env)), values["metricx-url"]));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
 
   const skipUnsupported = values["skip-unsupported"] === true;
@@ -152,6 +160,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     return 0;
   }
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, baseDir));
+  registry = (await loadNamedMetricPackages(tasks, registry, [io.cwd])).registry;
   if (skipUnsupported) {
     // A whole suite can hold tasks this machine cannot run (vLLM-only paths, missing files): leave
     // them out, say which, and run the rest.
@@ -253,6 +262,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     if (fromCache > 0 && !values.quiet) log(`${fromCache} answer(s) came from the request cache (${defaultCachePath(io.env)}; --no-cache to ask the server again)`);
     const total = typeof report.results?.total === "number" ? report.results.total : undefined;
     io.stdout.write(`${formatResultsTable(report.tasks, total)}\n`);
+    for (const line of notComputedLines(report.tasks)) log(line);
     if (!values.quiet) log(`results: ${join(outDir, "results.json")}`);
     const ultraeval = await writeRunUltraEvalOutputs(outDir);
     if (ultraeval && !values.quiet) log(`UltraEval outputs (final_metrics.json, instance.jsonl per task, _all_results.json): ${ultraeval.dir}`);

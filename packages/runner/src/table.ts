@@ -19,7 +19,7 @@ export function formatResultsTable(tasks: readonly TaskOutcome[], overall?: numb
       t.name,
       t.language || "-",
       t.mainScore,
-      t.main === undefined ? (t.failure ? "failed" : "-") : fmt(t.main),
+      t.main === undefined ? (t.failure ? "failed" : t.notComputed ? "not computed" : "-") : fmt(t.main),
       ...interval,
       String(t.samples),
       String(t.errors),
@@ -45,4 +45,9 @@ function fmt(x: number): string {
   if (!Number.isFinite(x)) return String(x);
   if (Math.abs(x) >= 1000) return x.toFixed(0);
   return Math.abs(x) <= 1 && x !== 0 ? x.toFixed(3) : x.toFixed(2);
+}
+
+/** One line per task whose main score was not computed on purpose, saying why (printed under the table). */
+export function notComputedLines(tasks: readonly TaskOutcome[]): string[] {
+  return tasks.filter((t) => t.notComputed).map((t) => `task ${t.key}: ${t.notComputed}`);
 }

@@ -35,12 +35,45 @@ describe("seahelm-translation", () => {
     expect(r.scores.normalized_metricx_wmt24_scores).toBe(50);
   });
 
-  it("errors when a MetricX score is missing or NaN, naming the sample", async () => {
-    await expect(async () => metric.compute([input("t1", "a", "a")], {})).rejects.toThrow(
-      /seahelm-translation \(sample t1\).*sample\.raw\.metricx_score/,
+  it("errors when some samples have a MetricX score and others lack one or have NaN, naming the sample", async () => {
+    await expect(async () => metric.compute([input("t0", "a", "a", { raw: { metricx_score: 1 } }), input("t1", "a", "a")], {})).rejects.toThrow(
+      /seahelm-translation \(sample t1\).*sample\.raw\.metricx_score.*--metricx-url/,
     );
     await expect(async () => metric.compute([input("t2", "a", "a", { raw: { metricx_score: Number.NaN } })], {})).rejects.toThrow(
       /got NaN/,
+    );
+  });
+
+  it("without any MetricX score or scorer: chrF++ in its place and a not-computed note for the MetricX scores", async () => {
+    const quiet = createSeahelmTranslationMetric({ metricxMissingReason: "no --metricx-url" });
+    const r = await quiet.compute([input("1", "ab", "ab"), input("2", "cd", "ce")], {});
+    expect(r.scores.normalized_metricx_wmt24_scores).toBeUndefined();
+    expect(r.scores.chrf_score).toBeCloseTo((100 * 7) / 12, 10);
+    expect(r.details).toEqual({
+      notComputed: {
+        normalized_metricx_wmt24_scores: "MetricX not computed (no --metricx-url); chrF++ 58.33 is reported in chrf_score",
+        metricx_wmt24_scores: "MetricX not computed (no --metricx-url); chrF++ 58.33 is reported in chrf_score",
+      },
+    });
+  });
+
+  it("asks its MetricX scorer for the samples without a stored score, with source, candidate and reference", async () => {
+    const asked: unknown[] = [];
+    const scorer = {
+      name: "test scorer",
+      score: async (items: readonly { candidate: string }[]) => {
+        asked.push(...items);
+        return items.map((i) => i.candidate.length);
+      },
+    };
+    const withScorer = createSeahelmTranslationMetric({ metricx: scorer });
+    const r = await withScorer.compute([input("1", "abcde", "x", { raw: { metricx_score: 0 } }), { ...input("2", "abcdefghij", "ref"), sample: { id: "2", prompts: [{ text: "src text" }], label: "ref", raw: {} } }], {});
+    expect(asked).toEqual([{ source: "src text", candidate: "abcdefghij", reference: "ref" }]);
+    expect(r.perSample.map((s) => s.scores.metricx_wmt24_scores)).toEqual([0, 10]);
+    expect(r.scores.normalized_metricx_wmt24_scores).toBe(80);
+    const failing = createSeahelmTranslationMetric({ metricx: { name: "http://127.0.0.1:9/score", score: async () => Promise.reject(new Error("no answer (ECONNREFUSED)")) } });
+    await expect(async () => failing.compute([{ ...input("3", "a", "b"), sample: { id: "3", prompts: [{ text: "s" }], label: "b", raw: {} } }], {})).rejects.toThrow(
+      /MetricX scoring at http:\/\/127\.0\.0\.1:9\/score failed: no answer \(ECONNREFUSED\)/,
     );
   });
 

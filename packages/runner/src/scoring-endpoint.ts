@@ -1,0 +1,134 @@
+import { request } from "undici";
+
+/**
+ * A client of a scoring endpoint: a server the user runs that scores with a neural model yardstick
+ * cannot ship (MetricX-24 for translation). The protocol, one JSON POST per batch:
+ *
+ *   POST <url>   Content-Type: application/json   [Authorization: Bearer <key>]
+ *   { "metric": "metricx-24", "model": "<model name or null>", "items": [ { ...item }, ... ] }
+ *
+ *   200  { "scores": [ <number>, ... ] }   one finite number per item, in the order sent
+ *
+ * Items are sent in batches of `batchSize`, one batch at a time. A batch that gets no answer, 408,
+ * 429 or 5xx is retried (`maxAttempts` in all, waiting longer each time); any other status, a body
+ * that is not that JSON, or a count of scores other than the items' is an error naming the endpoint.
+ */
+export interface ScoringEndpointOptions {
+  url: string;
+  /** The `metric` field of each request, e.g. "metricx-24". */
+  metric: string;
+  /** The `model` field: which checkpoint the server should score with (null when not given). */
+  model?: string;
+  /** Items per request (default 32, SEA-HELM's MetricX batch size). */
+  batchSize?: number;
+  /** Time limit of one request (default 300000 ms: a large model on a busy GPU is slow). */
+  timeoutMs?: number;
+  /** Attempts per batch before it fails for good (default 3). */
+  maxAttempts?: number;
+  /** Sent as a bearer token; never in messages. */
+  apiKey?: string;
+  /** First wait between attempts (default 500 ms, doubled each time). */
+  retryDelayMs?: number;
+}
+
+export interface ScoringEndpoint {
+  /** The endpoint URL, for messages. */
+  readonly name: string;
+  score(items: readonly object[], signal?: AbortSignal): Promise<number[]>;
+}
+
+/** Why a scoring endpoint gave no usable scores; the message names the endpoint and what went wrong. */
+export class ScoringEndpointError extends Error {
+  override readonly name = "ScoringEndpointError";
+}
+
+export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringEndpoint {
+  const batchSize = options.batchSize ?? 32;
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const maxAttempts = options.maxAttempts ?? 3;
+  const retryDelayMs = options.retryDelayMs ?? 500;
+  const headers: Record<string, string> = { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) };
+
+  async function scoreBatch(items: readonly object[], signal: AbortSignal | undefined): Promise<number[]> {
+    const body = JSON.stringify({ metric: options.metric, model: options.model ?? null, items });
+    let lastProblem = "";
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (attempt > 1) await wait(retryDelayMs * 2 ** (attempt - 2), signal);
+      let status: number;
+      let text: string;
+      try {
+        const reply = await request(options.url, {
+          method: "POST",
+          headers,
+          body,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+        });
+        status = reply.statusCode;
+        text = await reply.body.text();
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        lastProblem = describeFailure(err, timeoutMs);
+        continue;
+      }
+      if (status === 408 || status === 429 || status >= 500) {
+        lastProblem = `answered ${status}${excerpt(text)}`;
+        continue;
+      }
+      if (status < 200 || status >= 300) throw new ScoringEndpointError(`POST ${options.url} answered ${status}${excerpt(text)}`);
+      return readScores(text, items.length);
+    }
+    throw new ScoringEndpointError(`POST ${options.url} failed ${maxAttempts} time(s); last: ${lastProblem}`);
+  }
+
+  function readScores(text: string, expected: number): number[] {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ScoringEndpointError(`POST ${options.url} answered with something that is not JSON${excerpt(text)}; expected {"scores": [number, ...]}`);
+    }
+    const scores = (parsed as { scores?: unknown } | null)?.scores;
+    if (!Array.isArray(scores)) throw new ScoringEndpointError(`POST ${options.url} answered without a "scores" array${excerpt(text)}; expected {"scores": [number, ...]}`);
+    if (scores.length !== expected) throw new ScoringEndpointError(`POST ${options.url} answered ${scores.length} score(s) for ${expected} item(s)`);
+    const bad = scores.findIndex((x) => typeof x !== "number" || !Number.isFinite(x));
+    if (bad >= 0) throw new ScoringEndpointError(`POST ${options.url} answered a score that is not a finite number at scores[${bad}] (${JSON.stringify(scores[bad])})`);
+    return scores as number[];
+  }
+
+  return {
+    name: options.url,
+    async score(items, signal) {
+      const out: number[] = [];
+      for (let i = 0; i < items.length; i += batchSize) out.push(...(await scoreBatch(items.slice(i, i + batchSize), signal)));
+      return out;
+    },
+  };
+}
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  if (e.name === "TimeoutError" || e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT") return `no answer within ${timeoutMs} ms`;
+  const code = e.code ?? e.cause?.code;
+  return code ? `no answer (${code})` : `no answer (${e.message ?? String(err)})`;
+}
+
+function excerpt(text: string): string {
+  const t = text.trim();
+  return t === "" ? "" : `: ${t.length > 200 ? `${t.slice(0, 200)}…` : t}`;
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
