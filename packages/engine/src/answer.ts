@@ -1,4 +1,5 @@
 import {
+  ApiCallError,
   ConfigError,
   type LabelSet,
   type LoglikelihoodResult,
@@ -94,6 +95,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   const identity = settings.modelIdentity ?? model.identity();
   const stop = followSignal(settings.signal);
   const failFast = createFailFast(settings.failFastAfter ?? 10, () => stop.abort());
+  // Set once a loglikelihood request has been scored: until then an unusable reply stops the run.
+  let loglikelihoodScored = false;
   // Requests with `stopAtFirst` (SEA-HELM base models) are answered in two passes, stored as one answer.
   const asker: AskDeps = { model: withTwoPassGeneration(model), identity, store, cache: settings.cache, failFast, progress };
   progress.plan?.(settings.tasks.length);
@@ -254,6 +257,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         store.append({ ...base, status: "ok", cached: false, ...answer, time: isoNow(), ...sent });
         progress.answered?.(at, undefined);
         failFast.note(undefined);
+        loglikelihoodScored = true;
         return answer;
       } catch (err) {
         if (StorageError.isInstance(err)) throw err; // a full disk stops the run; it is no model error
@@ -261,6 +265,13 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         store.append({ ...base, status: "error", cached: false, error, time: isoNow(), ...sent });
         progress.failed?.(at, error);
         failFast.note(error);
+        // A server that does not echo prompt logprobs cannot score any row: say so at its first reply.
+        if (error.kind === "invalid-response" && !loglikelihoodScored && !failFast.fatal) {
+          failFast.fatal = new ApiCallError(`${error.message}; the run stopped at the first loglikelihood request (rerun to retry once the server can score it)`, {
+            retryable: false,
+          });
+          stop.abort();
+        }
         return { error, key };
       }
     }
