@@ -5,12 +5,16 @@ import { resolve } from "node:path";
 import { ConfigError } from "@yardstick/core";
 import { RUN_FORMAT_VERSION, type ReadManifest, type RunManifest } from "@yardstick/run-format";
 import { RunStore } from "./run-store.js";
+import { RUN_STATS_FORMAT_VERSION, readRunStats, writeRunStats } from "./run-stats-file.js";
 
 export interface MergeResult {
   manifest: RunManifest;
   /** Response records and sample records copied. */
   responses: number;
   samples: number;
+  /** Sessions copied from the shards' run-stats.json, and the shard stores whose file did not parse (left out). */
+  sessions: number;
+  unreadableStats: string[];
 }
 
 /**
@@ -107,9 +111,18 @@ export async function mergeRunStores(dirs: readonly string[], outDir: string): P
       failOnUnreadable(r.store);
     }
   });
+  // Every shard's sessions, tagged with their shard, so the merged store tells how all its answers came.
+  const sessions = [];
+  const unreadableStats: string[] = [];
+  for (const r of read) {
+    const { stats, unreadable } = await readRunStats(r.store.dir);
+    if (unreadable) unreadableStats.push(r.store.dir);
+    for (const session of stats.sessions) sessions.push({ ...session, shard: r.manifest.shard! });
+  }
+  if (sessions.length > 0) await writeRunStats(outAbs, { formatVersion: RUN_STATS_FORMAT_VERSION, sessions });
   // The manifest last: a store without one is not a store, so an interrupted merge is never mistaken for a finished one.
   await out.writeManifest(manifest);
-  return { manifest, responses, samples };
+  return { manifest, responses, samples, sessions: sessions.length, unreadableStats };
 }
 
 function failOnUnreadable(store: RunStore): void {

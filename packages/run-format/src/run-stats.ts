@@ -52,6 +52,8 @@ export const runSessionSchema = requestTotalsSchema.extend({
   byTask: z.record(z.string(), requestTotalsSchema),
   /** Per base URL of the answering model, when it has several. */
   endpoints: z.array(endpointTotalsSchema).optional(),
+  /** In a merged store: the shard (`--shard index/count`) whose run this session was. */
+  shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
 });
 export type RunSession = z.infer<typeof runSessionSchema>;
 

@@ -37,7 +37,12 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
     positionals.map((p) => resolve(io.cwd, p)),
     resolve(io.cwd, values.out),
   );
-  if (!values.quiet) log(`merged ${positionals.length} shard(s): ${merged.samples} samples, ${merged.responses} response records → ${resolve(io.cwd, values.out)}`);
+  if (!values.quiet) {
+    log(
+      `merged ${positionals.length} shard(s): ${merged.samples} samples, ${merged.responses} response records, ${merged.sessions} run session(s) → ${resolve(io.cwd, values.out)}`,
+    );
+    for (const dir of merged.unreadableStats) log(`warning: ${dir}/run-stats.json does not parse; its sessions are left out of the merged run-stats.json`);
+  }
   let registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
   const tasks = merged.manifest.tasks as unknown as TaskSpec[];
   const plugins = [...new Set([...(values.plugin ?? []), ...tasks.flatMap((t) => t.plugins ?? [])])];

@@ -100,6 +100,15 @@ describe("shards and merge", () => {
     expect(await main(["merge", s1, s2, "--out", merged, "--quiet"], io)).toBe(0);
     expect(derivedDigests(merged)).toEqual(derivedDigests(whole));
     expect(JSON.parse(readFileSync(join(merged, "run.json"), "utf8")).shard).toBeUndefined();
+    // The shards' sessions come along, each with its shard: together they sent what the whole run sent.
+    const stats = JSON.parse(readFileSync(join(merged, "run-stats.json"), "utf8"));
+    expect(stats.sessions.map((s: { shard: unknown }) => s.shard)).toEqual([
+      { index: 1, count: 2 },
+      { index: 2, count: 2 },
+    ]);
+    const sent = (dir: string) => JSON.parse(readFileSync(join(dir, "run-stats.json"), "utf8")).sessions.reduce((n: number, s: { requests: number; cacheHits: number }) => n + s.requests + s.cacheHits, 0);
+    expect(sent(merged)).toBe(sent(whole));
+    expect(sent(merged)).toBe(90);
   });
 
   it("refuses a missing shard, a repeated one, and a shard of another run, naming them", async () => {
