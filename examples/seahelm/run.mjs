@@ -3,7 +3,8 @@
 // (chat requests) and once as a base model (completion prompts rendered with
 // chat_templates/base_model.jinja, five few-shot examples each). Sentiment is read from parquet
 // files served by the Hugging Face stand-in, summarisation through its dataset viewer API, and
-// global_mmlu_lite from the local JSONL files its config names.
+// global_mmlu_lite from the local JSONL files its config names. Then the instruct model three times
+// with seeds 1234-1236 (--runs 3) and SEA-HELM's leaderboard bootstrap over the runs.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -67,7 +68,9 @@ async function run(title, args) {
 try {
   await run("instruct model (chat)", ["--out", join(outRoot, "instruct")]);
   await run("base model (completions, base_model.jinja, 5-shot)", ["--base-model", "--out", join(outRoot, "base")]);
+  await run("instruct model, 3 runs (seeds 1234, 1235, 1236)", ["--runs", "3", "--out", join(outRoot, "instruct-3-runs"), "--no-report"]);
   process.stdout.write(`\nrun stores: ${outRoot}/{instruct,base} (run.json, results.json, report.html)\n`);
+  process.stdout.write(`three runs: ${outRoot}/instruct-3-runs/runs/{0,1,2}, bootstrap over them: ${outRoot}/instruct-3-runs/sea-rules_scores.yaml\n`);
 } finally {
   await server.close();
   await hub.close();

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -53,5 +54,20 @@ describe("the SEA-HELM example", () => {
     const sentiment = base.find((x) => x.task === "sentiment/id")!.request.prompt!;
     expect(sentiment.match(/\nJawaban: /g)).toHaveLength(5);
     expect(sentiment.endsWith("```\n\n")).toBe(true);
+
+    // --runs 3: three run stores (seeds 1234-1236) and SEA-HELM's bootstrap over them. The numbers
+    // were computed from these runs' per-question scores with numpy (upstream's notebook steps).
+    expect(r.stdout).toContain("SEA-HELM bootstrap over 3 runs");
+    const seeds = [0, 1, 2].map((i) => responses(join(out, "instruct-3-runs", "runs", String(i))).map((x) => (x.request as { params?: { seed?: number } }).params?.seed));
+    expect(seeds.map((s) => [...new Set(s)])).toEqual([[1234], [1235], [1236]]);
+    const scores = parse(readFileSync(join(out, "instruct-3-runs", "sea-rules_scores.yaml"), "utf8"));
+    expect(scores.id.nlu.tasks.sentiment.mean).toBeCloseTo(84.58333333333331, 9);
+    expect(scores.id.nlu.tasks.sentiment.stderr).toBeCloseTo(1.5493942704695876, 9);
+    expect(scores.id.nlg.tasks.abssum.mean).toBeCloseTo(53.710763048291646, 9);
+    expect(scores.id.nlg.tasks.abssum.stderr).toBeCloseTo(0.23740761293912374, 9);
+    // The same answers in every run: no spread.
+    expect(scores.id.knowledge.tasks.global_mmlu_lite.stderr).toBe(0);
+    expect(scores.sea_mean).toBeCloseTo(68.32025434943054, 9);
+    expect(scores.sea_stderr).toBeCloseTo(0.5530963824246549, 9);
   });
 });
