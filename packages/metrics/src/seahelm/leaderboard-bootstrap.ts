@@ -42,14 +42,26 @@ export interface LevelScore {
 
 type Node = Record<string, unknown>;
 
-const meanOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** Neumaier-compensated sum: upstream's `statistics` works in exact fractions, so a list of equal values has no spread. */
+function accurateSum(xs: readonly number[]): number {
+  let sum = 0;
+  let compensation = 0;
+  for (const x of xs) {
+    const t = sum + x;
+    compensation += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
+    sum = t;
+  }
+  return sum + compensation;
+}
+
+const meanOf = (xs: readonly number[]): number => accurateSum(xs) / xs.length;
 
 /** Upstream's `calculate_stderr`: sqrt(sample variance / n); 0 for an empty list. */
 export function standardError(xs: readonly number[]): number {
   if (xs.length === 0) return 0;
   if (xs.length === 1) return Number.NaN;
   const m = meanOf(xs);
-  const variance = xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
+  const variance = accurateSum(xs.map((x) => (x - m) ** 2)) / (xs.length - 1);
   return Math.sqrt(variance / xs.length);
 }
 
