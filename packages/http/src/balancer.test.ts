@@ -4,14 +4,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AttemptOutcome, type Balancer, createBalancer, OutageError } from "./balancer.js";
 import { createTransport, type Transport, TransportError } from "./http-transport.js";
 
-/** A real server on 127.0.0.1 answering every request after `latencyMs` (on `port`, else a free one). */
-async function startServer(latencyMs: number, port = 0): Promise<{ server: Server; url: string; port: number }> {
+/**
+ * A real server on 127.0.0.1 answering every request after `latencyMs` (on `port`, else a free one);
+ * every `failEvery`-th request gets a 500.
+ */
+async function startServer(latencyMs: number, port = 0, failEvery = 0): Promise<{ server: Server; url: string; port: number }> {
+  let n = 0;
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
+      const fail = failEvery > 0 && ++n % failEvery === 0 && req.method === "POST";
       setTimeout(() => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end('{"ok":true}');
+        res.writeHead(fail ? 500 : 200, { "content-type": "application/json" });
+        res.end(fail ? '{"error":"boom"}' : '{"ok":true}');
       }, latencyMs);
     });
   });
@@ -101,6 +106,18 @@ describe("createBalancer", () => {
     const stats = balancer.stats();
     expect(stats.map((s) => s.requests)).toEqual([results.length - toFast, toFast]);
     expect(stats[0]!.meanLatencyMs).toBeGreaterThan(stats[1]!.meanLatencyMs);
+  });
+
+  it("sends fewer requests to a server that fails often", async () => {
+    const flaky = await startServer(5, 0, 3);
+    const sound = await startServer(5);
+    open.servers.push(flaky.server, sound.server);
+    const { transport, balancer } = setUp([flaky.url, sound.url]);
+    const results = await drive(transport, balancer, 300, 8);
+    const toFlaky = results.filter((r) => r.url === flaky.url).length;
+    // Round robin would give it half; its failures count as slow answers.
+    expect(toFlaky / results.length).toBeLessThan(0.4);
+    expect(results.filter((r) => !r.ok).every((r) => r.url === flaky.url)).toBe(true);
   });
 
   it("sets a server that went away aside: the rest of the run goes to the other one", async () => {
