@@ -35,16 +35,17 @@ describe("yardstick ls", () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^mini_sentiment\s+en\s+nlu\s+generate\s+normalized_accuracy\s+-\s+\.\.\/\.\.\/config\/src\/__fixtures__\/dialects\/mixed\/sentiment\/data\/test\.jsonl\s+yes$/),
     );
-    expect(lines).toContainEqual(expect.stringMatching(/^sentiment-logprobs\s+id\s+nlu\s+generate\s+average_cumulative_probabilities\s+-\s+hf:\S+\s+no: logprobs$/));
-    expect(io.out()).toContain("4 task-language pair(s), 3 run here");
-    expect(io.out()).toContain("why not:\n  sentiment-logprobs/id scores the log-probability of the gold label");
+    // The logprob twin scores the gold label's log-probability (an echo request on /completions).
+    expect(lines).toContainEqual(expect.stringMatching(/^sentiment-logprobs\s+id\s+nlu\s+loglikelihood\s+average_cumulative_probabilities\s+-\s+hf:\S+\s+yes$/));
+    expect(io.out()).toContain("4 task-language pair(s), 4 run here");
+    expect(io.out()).not.toContain("why not:");
   });
 
   it("says which corpus tasks do not run here, and why, in the table and in JSON", async () => {
     const args = [CORPUS, "--tasks", "sentiment-logprobs,global_mmlu_lite,mt-bench-judge,niah_multikey_8k", "--langs", "en,id"];
     const io = captureIO(env(), SRC);
     expect(await main(["ls", ...args], io), io.err()).toBe(0);
-    expect(io.out()).toMatch(/\nsentiment-logprobs\s+id\s.*\sno: logprobs\n/);
+    expect(io.out()).toMatch(/\nsentiment-logprobs\s+id\s+nlu\s+loglikelihood\s.*\syes\n/);
     expect(io.out()).toMatch(/\nglobal_mmlu_lite\s+en\s.*\sno: data-missing\n/);
     expect(io.out()).toMatch(/\nmt-bench-judge\s+id\s+multi-turn\s+generate\s+average_criteria_score\s+seahelm-criteria \(openai\/gpt-oss-120b\)\s+hf:aisingapore\/MultiTurn-Chat-MT-Bench-Judge\s+yes\n/);
     // NIAH has its generator; this corpus lacks the books and noun list it reads.
@@ -75,7 +76,7 @@ describe("yardstick ls", () => {
     expect(row("global_mmlu_lite/en")?.reasons).toEqual([
       { code: "data-missing", message: expect.stringContaining("reads the local data file seahelm_tasks/knowledge/global_mmlu_lite/global_mmlu_lite_en_test.jsonl") },
     ]);
-    expect(row("sentiment-logprobs/id")).toMatchObject({ runsHere: false, reasons: [{ code: "logprobs" }], data: "hf:aisingapore/NLU-Sentiment-Analysis" });
+    expect(row("sentiment-logprobs/id")).toMatchObject({ runsHere: true, reasons: [], mode: "loglikelihood", data: "hf:aisingapore/NLU-Sentiment-Analysis" });
     expect(row("mt-bench-judge/en")).toMatchObject({
       judge: "seahelm-criteria",
       judgeModel: "openai/gpt-oss-120b",
