@@ -116,11 +116,14 @@ const JUDGES: Record<string, { description: string; needs: string[] }> = {
 /** Metrics whose inputs go beyond answer text (a loglikelihood, a label set, a program run). */
 const METRIC_NEEDS: Record<string, string[]> = {
   "seahelm-logprob": ["loglikelihood answers (a provider with loglikelihood)"],
+  "seahelm-minimal-pairs-logprob": ["loglikelihood answers (a provider with loglikelihood)", "sample.metadata.linguistic_phenomenon"],
+  "seahelm-pragmatic-logprob": ["loglikelihood answers (a provider with loglikelihood)", "sample.metadata.linguistic_phenomenon"],
   "ultraeval:log_prob": ["loglikelihood answers (a provider with loglikelihood)"],
   "ultraeval:log_prob_mc2": ["loglikelihood answers (a provider with loglikelihood)"],
   "seahelm-f1acc": ["the task's label set"],
   "seahelm-translation": ["MetricX judge scores"],
   "ultraeval:function_execution": ["python3 to run the tests"],
+  "seahelm-livecodebench": ["python3 to run the tests"],
 };
 
 function metricNeeds(id: string, textPairs: boolean | undefined): string[] {
