@@ -59,6 +59,11 @@ describe("SEA-HELM leaderboard bootstrap over runs", () => {
     expect(scores.is_incomplete).toBe(true);
   });
 
+  it("refuses runs that scored different rows", () => {
+    const task: RunsTaskScores = { name: "nli", language: "th", competency: "nlr", runs: [[1, 0, 1], [1, 0]], labels: ["a", "b", "a"] };
+    expect(() => leaderboardBootstrap([task])).toThrow(/task nli\/th: one run scored 3 questions and another 2; every run must score the same rows/);
+  });
+
   it("one run repeated gives the plain score with no spread (checked by hand)", () => {
     // accuracy 3/4 on two classes: balanced accuracy (1 + 1/2) / 2 = 0.75, normalized (0.75 - 0.5) / 0.5 = 50
     const { scores: one } = leaderboardBootstrap([{ name: "nli", language: "th", competency: "nlr", runs: [[1, 1, 0, 1], [1, 1, 0, 1]], labels: ["yes", "no", "no", "yes"] }]);

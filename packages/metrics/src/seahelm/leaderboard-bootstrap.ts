@@ -1,4 +1,4 @@
-import { NumpyGenerator } from "@yardstick/core";
+import { ConfigError, NumpyGenerator } from "@yardstick/core";
 import { balancedAccuracy } from "./classification.js";
 
 /**
@@ -112,7 +112,9 @@ function taskBootstrap(task: RunsTaskScores, generator: NumpyGenerator, bootstra
   }
   const questions = valid[0]!.length;
   for (const run of valid) {
-    if (run.length !== questions) throw new Error(`task ${task.name}/${task.language}: runs hold ${questions} and ${run.length} questions; every run must score the same rows`);
+    if (run.length !== questions) {
+      throw new ConfigError(`task ${task.name}/${task.language}: one run scored ${questions} questions and another ${run.length}; every run must score the same rows (same data and --limit)`);
+    }
   }
   const distinct = distinctLabels(task.labels);
   const multiChoice = (task.labels.length > 0 && distinct !== undefined && distinct !== task.labels.length) || task.name.includes("global_mmlu_lite");
