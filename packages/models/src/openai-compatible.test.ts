@@ -344,17 +344,22 @@ describe("openai-compatible: concurrency and endpoints", () => {
     expect(peak).toBeGreaterThanOrEqual(2);
   });
 
-  it("spreads requests round robin over base URLs, retries included", async () => {
+  it("spreads requests in flight over base URLs, and a retry goes to another base URL", async () => {
     const a = await dev();
     const b = await dev({ faults: { script: ["500"] } });
     const p = provider([a, b]);
-    for (let i = 0; i < 6; i++) await p.generate(ask(`${i}`));
+    // Nothing measured yet: the first goes to a, the second to b (a has one in flight).
+    await Promise.all([p.generate(ask("0")), p.generate(ask("1"))]);
     const stats = async (s: DevServer) => (await (await fetch(`${s.url}/stats`)).json()) as ReturnType<DevServer["stats"]>;
-    // 6 requests + 1 retry alternate a, b, a, ...: the retry of b's failure goes to a.
-    expect((await stats(a)).requests["/v1/chat/completions"]).toBe(4);
-    expect((await stats(b)).requests["/v1/chat/completions"]).toBe(3);
+    // b's 500 is retried on a.
+    expect((await stats(a)).requests["/v1/chat/completions"]).toBe(2);
+    expect((await stats(b)).requests["/v1/chat/completions"]).toBe(1);
     expect((await stats(b)).faults).toEqual({ "500": 1 });
     expect(p.baseURLs).toEqual([`${a.url}/v1`, `${b.url}/v1`]);
+    expect(p.endpointStats().map((e) => [e.requests, e.errors])).toEqual([
+      [2, 0],
+      [1, 1],
+    ]);
   });
 });
 
