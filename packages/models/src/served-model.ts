@@ -56,7 +56,7 @@ const same = (a: ServedModelInfo | undefined, b: ServedModelInfo | undefined): b
   a?.root === b?.root && a?.maxModelLen === b?.maxModelLen && a?.ownedBy === b?.ownedBy;
 
 /**
- * The one served-model info all base URLs agree on. Requests go round robin over the base URLs, so
+ * The one served-model info all base URLs agree on. Requests are shared among the base URLs, so
  * base URLs that disagree (another checkpoint, context length or server) would mix models in one
  * run and one cache entry: a `ConfigError` naming both.
  */
@@ -67,7 +67,7 @@ export function agreedServedModel(modelId: string, reports: readonly ServedModel
     if (same(first.info, other.info)) continue;
     const what = first.info?.root !== other.info?.root ? "different checkpoints (root)" : "different model settings";
     throw new ConfigError(
-      `the base URLs serve model "${modelId}" with ${what}: ${first.url} reports ${describe(first.info)}, ${other.url} reports ${describe(other.info)}; requests go round robin over the base URLs, so the run would mix their answers — point every base URL at the same checkpoint, or evaluate them as separate runs`,
+      `the base URLs serve model "${modelId}" with ${what}: ${first.url} reports ${describe(first.info)}, ${other.url} reports ${describe(other.info)}; requests are shared among the base URLs, so the run would mix their answers — point every base URL at the same checkpoint, or evaluate them as separate runs`,
       { keyPath: ["baseURLs"] },
     );
   }
