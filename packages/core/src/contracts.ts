@@ -207,6 +207,11 @@ export interface MetricV1 {
   readonly description?: string;
   /** Whether `yardstick score` can feed it plain prediction/reference text pairs. */
   readonly textPairs?: boolean;
+  /**
+   * Whether it reads the samples' prompt variables (MetricX reads the source text): the run store then
+   * keeps them in each sample record as `raw.prompts`, which it otherwise leaves out to stay small.
+   */
+  readonly readsPrompts?: boolean;
   compute(inputs: readonly MetricInput[], options: Record<string, unknown>, ctx?: MetricContext): MetricResult | Promise<MetricResult>;
   /** Throws a clear error when `options` are not valid, so a task is refused before any request is sent. */
   checkOptions?(options: Record<string, unknown>): void;

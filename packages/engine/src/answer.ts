@@ -170,6 +170,9 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     const turnsPerSample = Math.max(1, task.turns ?? 1);
     progress.startTask(task.key, total ?? 0);
 
+    // Metrics that read prompt variables (MetricX's source text) need them in the sample records.
+    const keepPrompts = task.metrics.some((ref) => registry.has("metrics", ref.id) && registry.get("metrics", ref.id).readsPrompts === true);
+
     async function* selectedSamples(): AsyncGenerator<{ sample: Sample; index: number }> {
       let index = 0;
       for await (const sample of loader.load(dataOptions, dataCtx)) {
@@ -184,7 +187,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       // Batch mode keeps every sample's request in flight while a batch collects them.
       settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : onlineWorkers(model, settings.concurrency ?? 16),
       async ({ sample, index }) => {
-        if (!storedSamples.has(sample.id)) store.appendSample(sampleRecord(task.key, index, sample));
+        if (!storedSamples.has(sample.id)) store.appendSample(sampleRecord(task.key, index, sample, keepPrompts));
         const prior = previous.get(sample.id) ?? [];
         const responses: string[] = [];
         let last: TurnState = {};

@@ -145,10 +145,12 @@ export function toErrorRecord(err: unknown): ModelErrorRecord {
 /**
  * The sample record of a sample: what scoring needs (gold, metadata, the row without its prompt
  * variables) and its dataset position. A label or metadata that is the row's own member is not
- * written twice (`labelInRaw`, `metadataInRaw`).
+ * written twice (`labelInRaw`, `metadataInRaw`). With `keepPrompts` (a metric of the task reads
+ * them), the prompt variables are kept as `raw.prompts`.
  */
-export function sampleRecord(task: string, index: number, sample: Sample): SampleRecord {
-  const { prompts: _prompts, ...raw } = sample.raw;
+export function sampleRecord(task: string, index: number, sample: Sample, keepPrompts = false): SampleRecord {
+  const { prompts: _prompts, ...rest } = sample.raw;
+  const raw = keepPrompts ? { ...rest, prompts: sample.prompts } : rest;
   const record: SampleRecord = { task, sample: sample.id, index, raw };
   if (sample.label !== undefined) {
     if ("label" in raw && raw.label === sample.label) record.labelInRaw = true;

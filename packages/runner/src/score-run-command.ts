@@ -8,7 +8,8 @@ import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } fro
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
-import { formatResultsTable } from "./table.js";
+import { withMetricxUrl } from "./scoring-settings.js";
+import { formatResultsTable, notComputedLines } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 
@@ -22,6 +23,12 @@ const SCORE_RUN_FLAGS = defineFlags({
   plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first (the run's own plugins are loaded too)" },
   json: { type: "boolean", description: "print the scores written as JSON instead of the table" },
   quiet: { type: "boolean", description: "do not print where results and UltraEval outputs were written" },
+  "metricx-url": {
+    type: "string",
+    value: "URL",
+    default: "YARDSTICK_METRICX_URL, else none",
+    description: "a MetricX-24 scoring endpoint for translation tasks (the only requests score-run sends)",
+  },
 });
 
 export const SCORE_RUN_HELP: readonly CliCommandSpec[] = [
@@ -53,7 +60,7 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   const addMetrics = refs(values["add-metric"]);
   const seed = values.seed === undefined ? undefined : checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed);
 
-  let registry = createBuiltinRegistry(builtinSettingsFromEnv(io.env, cacheRoot(io.env)));
+  let registry = createBuiltinRegistry(withMetricxUrl(builtinSettingsFromEnv(io.env, cacheRoot(io.env)), values["metricx-url"]));
   const tasks = manifest.tasks as unknown as TaskSpec[];
   const plugins = [...new Set([...(values.plugin ?? []), ...tasks.flatMap((t) => t.plugins ?? [])])];
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
@@ -80,7 +87,8 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   });
   if (values.json) io.stdout.write(`${JSON.stringify(scored.written, null, 2)}\n`);
   else io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total)}\n`);
-  if (!values.quiet) log(`results: ${store.resultsPath} (no request sent)`);
+  for (const line of notComputedLines(scored.tasks)) log(line);
+  if (!values.quiet) log(`results: ${store.resultsPath} (${values["metricx-url"] || io.env.YARDSTICK_METRICX_URL ? "no request sent but to the MetricX endpoint" : "no request sent"})`);
   const ultraeval = await writeRunUltraEvalOutputs(store.dir);
   if (ultraeval && !values.quiet) log(`UltraEval outputs: ${ultraeval.dir}`);
   const unanswered = scored.tasks.reduce((a, t) => a + t.unanswered, 0);

@@ -31,3 +31,4 @@ export { answerTokenSet, type LegacyLogprobs, tokenLogprob } from "./token-logpr
 export { countTokens, type Tokenized, tokenize } from "./tokenizer.js";
 export * from "./conformance/index.js";
 export * from "./hf-hub-server.js";
+export * from "./scoring-server.js";

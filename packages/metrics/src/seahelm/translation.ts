@@ -73,11 +73,15 @@ export function metricxScoreOf(input: MetricInput, judgeScoreKey: string, rawSco
   return value;
 }
 
-/** The source text MetricX reads: SEA-HELM passes the row's first prompt `text`. */
+/** The source text MetricX reads: SEA-HELM passes the row's first prompt `text` (kept in the run store as `raw.prompts`). */
 function sourceText(input: MetricInput): string {
-  const text = input.sample?.prompts?.[0]?.text;
+  const stored = input.sample?.raw?.prompts;
+  const text = input.sample?.prompts?.[0]?.text ?? (Array.isArray(stored) ? (stored[0] as Record<string, unknown> | undefined)?.text : undefined);
   if (typeof text === "string") return text;
-  throw new MetricError(`MetricX needs the source text in sample.prompts[0].text (got ${describe(text)})`, { metricId: TRANSLATION_ID, sampleId: input.sampleId });
+  throw new MetricError(
+    `MetricX needs the source text in sample.prompts[0].text (got ${describe(text)}); a run stored before yardstick kept prompt variables for MetricX must be run again`,
+    { metricId: TRANSLATION_ID, sampleId: input.sampleId },
+  );
 }
 
 /**
@@ -128,6 +132,8 @@ export function createSeahelmTranslationMetric(settings: SeahelmTranslationSetti
   return {
     specVersion: "v1",
     id: TRANSLATION_ID,
+    // MetricX reads the source text: the run store keeps the prompt variables of its tasks.
+    readsPrompts: true,
     checkOptions: schemaOptionsCheck(TRANSLATION_ID, seahelmTranslationOptionsSchema),
     description: "SEA-HELM translation: normalised MetricX-24 scores (stored, or from a MetricX endpoint; else chrF++ and a not-computed note) and optional chrF++",
     async compute(inputs: readonly MetricInput[], options: Record<string, unknown>, ctx?: MetricContext): Promise<MetricResult> {
