@@ -241,13 +241,16 @@ describe("judge stage", () => {
     };
     const first = await run(dir, task(), { signal: stop.signal });
     expect(first.aborted).toBe(true);
-    expect(judgeRecords(dir)).toHaveLength(2); // the call in flight finished and was stored
+    // The first call was stored; the one in flight was cut and stored as interrupted.
+    const stored = judgeRecords(dir);
+    expect(stored.map((r) => r.status)).toEqual(["ok", "error"]);
+    expect((stored[1]!.error as { message: string }).message).toMatch(/interrupted/);
     behaviour.onJudge = () => {};
     const before = chatRequests();
     const second = await run(dir, task());
     expect(second.aborted).toBe(false);
-    expect(chatRequests() - before).toBe(SAMPLES - 2);
-    expect(second.judging[0]).toMatchObject({ fromStore: 2, sent: SAMPLES - 2 });
+    expect(chatRequests() - before).toBe(SAMPLES - 1);
+    expect(second.judging[0]).toMatchObject({ fromStore: 1, sent: SAMPLES - 1 });
     expect(second.tasks[0]).toMatchObject({ main: 50, samples: SAMPLES, unanswered: 0 });
     // A stored judge record is reused only for the same key: another judge identity asks again.
     const store = new RunStore(dir);
@@ -257,6 +260,36 @@ describe("judge stage", () => {
     await store.close();
     await judge.close();
     expect(other.tasks[0]).toMatchObject({ fromStore: 0, sent: SAMPLES });
+  });
+
+  it("stops within a second while judge calls hang, recording them as interrupted", async () => {
+    reset();
+    const dir = join(root, "hang");
+    const hanging = await startDevServer({ port: 0, policy, faults: { rateHang: 1 } });
+    const gen = model("gen");
+    const judge = createOpenAICompatible({ modelId: "judge", baseURLs: [`${hanging.url}/v1`], maxAttempts: 1 });
+    const store = new RunStore(dir);
+    await store.open(manifestOf(task()));
+    const stop = new AbortController();
+    try {
+      const running = runEvaluation({ tasks: [task()], registry, model: gen, store, concurrency: 4, signal: stop.signal, judge: { model: judge, modelIdentity: "judge" } });
+      const deadline = Date.now() + 10_000;
+      while ((hanging.stats().faults.hang ?? 0) < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(hanging.stats().faults.hang ?? 0).toBe(4); // four judge calls hang at the server
+      const abortedAt = performance.now();
+      stop.abort();
+      const r = await running;
+      expect(performance.now() - abortedAt).toBeLessThan(1000);
+      expect(r.aborted).toBe(true);
+      const stored = judgeRecords(dir);
+      expect(stored).toHaveLength(4);
+      for (const rec of stored) expect((rec.error as { message: string }).message).toMatch(/interrupted/);
+    } finally {
+      await store.close();
+      await gen.close();
+      await judge.close();
+      await hanging.close();
+    }
   });
 
   it("sends a reply that does not parse back once as <id>#retry and keeps the retry's judgement", async () => {

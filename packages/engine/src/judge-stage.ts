@@ -214,7 +214,9 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
         judgement = { ...judgement, data: { ...judgement.data, [REQUEST_INDEX]: index } };
         return judgement as Record<string, unknown>;
       };
-      const asked = await askModel(asker, at, request, hashed, kept?.key !== hashed.key, { sample, task }, outcome, judgementOf);
+      // The stage's stop aborts a judge call in flight too (Ctrl-C must not wait for a slow judge): its
+      // record says interrupted and a rerun asks again.
+      const asked = await askModel(asker, at, request, hashed, kept?.key !== hashed.key, { sample, task, signal: stop.signal }, outcome, judgementOf);
       return { judgement, ...(asked.response ? { response: asked.response } : {}), fromStore: false };
     }
 
