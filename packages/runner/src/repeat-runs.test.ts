@@ -118,6 +118,15 @@ describe("run --runs N", () => {
     expect(again.out()).toBe(table);
   });
 
+  it("a reasoning model runs every task in every run (upstream exempts it from max_n_runs)", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "yardstick-repeat-out-")), "rep");
+    const io = captureIO(env());
+    const args = ["run", writeTasks(), "--model", "openai-compatible:org/tiny-model", "--base-url", `${server.url}/v1`, "--runs", "3", "--reasoning"];
+    expect(await main([...args, "--out", out, "--no-report", "--quiet"], io), io.err()).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, "runs", "2", "run.json"), "utf8")) as { tasks: { key: string }[] };
+    expect(manifest.tasks.map((t) => t.key)).toEqual(["toy/id", "toy2/id"]);
+  });
+
   it("--runs needs --out", async () => {
     const io = captureIO(env());
     expect(await main(["run", writeTasks(), "--model", "baseline:majority", "--runs", "2"], io)).toBe(2);

@@ -154,7 +154,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     requireData: !skipUnsupported,
   });
   const { baseDir, plugins } = loaded;
-  let tasks = repeat ? loaded.tasks.filter((t) => runsTask(t, repeat.run)) : loaded.tasks;
+  // Upstream skips a task from run max_n_runs on, except for reasoning models.
+  let tasks = repeat && !values.reasoning ? loaded.tasks.filter((t) => runsTask(t, repeat.run)) : loaded.tasks;
   if (repeat && tasks.length === 0) {
     io.stderr.write(`run ${repeat.run}: every selected task reached its max_n_runs; nothing to run\n`);
     return 0;
