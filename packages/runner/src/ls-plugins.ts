@@ -121,7 +121,7 @@ const METRIC_NEEDS: Record<string, string[]> = {
   "ultraeval:log_prob": ["loglikelihood answers (a provider with loglikelihood)"],
   "ultraeval:log_prob_mc2": ["loglikelihood answers (a provider with loglikelihood)"],
   "seahelm-f1acc": ["the task's label set"],
-  "seahelm-translation": ["MetricX judge scores"],
+  "seahelm-translation": ["MetricX-24 scores: --metricx-url (a scoring endpoint) or stored in the data; without them chrF++ and 'MetricX not computed'"],
   "ultraeval:function_execution": ["python3 to run the tests"],
   "seahelm-livecodebench": ["python3 to run the tests"],
 };

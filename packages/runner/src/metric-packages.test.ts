@@ -113,6 +113,20 @@ describe("metric packages found by name", () => {
   });
 });
 
+describe("metrics that need a neural model yardstick does not ship", () => {
+  it("SEA-HELM's xm3600 (RefCLIPScore) is listed by validate and ls as not runnable, with the reason", async () => {
+    const config = join(HERE, "__fixtures__", "seahelm_xm3600");
+    const v = captureIO(env());
+    expect(await main(["validate", config], v), v.err()).toBe(0);
+    expect(v.err()).toMatch(/^warning: needs-neural-model: 1 task\(s\), 6 task-language pair\(s\) cannot run here$/m);
+    expect(v.err()).toMatch(/xm3600 \(en, id, th, vi, tl, zh\) \S+config\.yaml: scores captions with RefCLIPScore, which needs a multilingual CLIP model .*image, its candidate caption and the reference captions; yardstick ships no neural scoring model/);
+    const ls = captureIO(env());
+    expect(await main(["ls", config, "--json"], ls), ls.err()).toBe(0);
+    const rows = JSON.parse(ls.out()).tasks as { runsHere: boolean; reasons: { code: string }[] }[];
+    expect(rows.every((r) => !r.runsHere && r.reasons.some((x) => x.code === "needs-neural-model"))).toBe(true);
+  });
+});
+
 /** The toy task with another SEA-HELM metric class (and main score). */
 function withMetricClass(dir: string, metricClass: string, mainScore?: string): string {
   const file = join(dir, "toy", "config.yaml");

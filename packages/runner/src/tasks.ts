@@ -134,9 +134,12 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
     if (!registry.has(kind, ref.id)) {
       if (missing.has(`${kind}:${ref.id}`)) continue;
       missing.add(`${kind}:${ref.id}`);
-      const reason = `needs the ${label} "${ref.id}", which is not installed${kind === "metrics" ? missingMetricHint(ref.id) : ""}`;
+      const neural = kind === "metrics" ? NEURAL_METRICS[ref.id] : undefined;
+      const reason = neural
+        ? `${neural}; yardstick ships no neural scoring model, so it cannot score this task (${metricPackageHint(ref.id)})`
+        : `needs the ${label} "${ref.id}", which is not installed${kind === "metrics" ? missingMetricHint(ref.id) : ""}`;
       problems.push({
-        code: "missing-plugin",
+        code: neural ? "needs-neural-model" : "missing-plugin",
         reason,
         error: new ConfigError(`task ${t.key} ${reason}; available: ${registry.ids(kind).join(", ")}`, {
           ...where,
@@ -157,6 +160,15 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
   }
   return problems;
 }
+
+/**
+ * SEA-HELM metrics that score with a neural model yardstick cannot ship, with what they need. (MetricX
+ * for translation is wired to a scoring endpoint instead: `--metricx-url`.)
+ */
+const NEURAL_METRICS: Record<string, string> = {
+  "seahelm:RefClipScoreMetric":
+    "scores captions with RefCLIPScore, which needs a multilingual CLIP model (SEA-HELM uses laion/CLIP-ViT-H-14-frozen-xlm-roberta-large-laion5B-s13B-b90k) to embed each image, its candidate caption and the reference captions",
+};
 
 /** A missing metric: what SEA-HELM class it stands for, and the package names yardstick would find it under. */
 function missingMetricHint(id: string): string {
