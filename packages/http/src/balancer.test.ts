@@ -8,12 +8,18 @@ import { createTransport, type Transport, TransportError } from "./http-transpor
  * A real server on 127.0.0.1 answering every request after `latencyMs` (on `port`, else a free one);
  * every `failEvery`-th request gets a 500.
  */
-async function startServer(latencyMs: number, port = 0, failEvery = 0): Promise<{ server: Server; url: string; port: number }> {
+async function startServer(
+  latencyMs: number,
+  port = 0,
+  failEvery = 0,
+): Promise<{ server: Server; url: string; port: number; control: { failing: boolean } }> {
   let n = 0;
+  /** While `failing`, every request gets a 500 (probes too). */
+  const control = { failing: false };
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
-      const fail = failEvery > 0 && ++n % failEvery === 0 && req.method === "POST";
+      const fail = control.failing || (failEvery > 0 && ++n % failEvery === 0 && req.method === "POST");
       setTimeout(() => {
         res.writeHead(fail ? 500 : 200, { "content-type": "application/json" });
         res.end(fail ? '{"error":"boom"}' : '{"ok":true}');
@@ -22,7 +28,7 @@ async function startServer(latencyMs: number, port = 0, failEvery = 0): Promise<
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const bound = (server.address() as AddressInfo).port;
-  return { server, url: `http://127.0.0.1:${bound}/v1`, port: bound };
+  return { server, url: `http://127.0.0.1:${bound}/v1`, port: bound, control };
 }
 
 function stop(server: Server): Promise<void> {
@@ -140,6 +146,23 @@ describe("createBalancer", () => {
     expect(results.slice(200).every((r) => r.url === b.url && r.ok)).toBe(true);
     expect(balancer.lanes[0]!.setAside).toBe(true);
     expect(balancer.stats()[0]!.setAside).toBe(1);
+  });
+
+  it("a server back after failing for a while gets its share again at once", async () => {
+    const a = await startServer(3);
+    const b = await startServer(3);
+    open.servers.push(a.server, b.server);
+    const { transport, balancer } = setUp([a.url, b.url]);
+    await drive(transport, balancer, 50, 4);
+    a.control.failing = true;
+    await drive(transport, balancer, 100, 4);
+    expect(balancer.lanes[0]!.setAside).toBe(true);
+    a.control.failing = false;
+    while (balancer.lanes[0]!.setAside) await new Promise((r) => setTimeout(r, 20));
+    const after = await drive(transport, balancer, 100, 4);
+    expect(after.every((r) => r.ok)).toBe(true);
+    // Its 500s made it look slow; back, it is not left aside until the odd exploring pick measures it.
+    expect(after.filter((r) => r.url === a.url).length).toBeGreaterThan(30);
   });
 
   it("a retry avoids the endpoint it failed on when another is up", async () => {

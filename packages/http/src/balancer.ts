@@ -225,6 +225,9 @@ export function createBalancer(endpoints: readonly Endpoint[], settings: Balance
     lane.setAside = false;
     lane.consecutiveDown = 0;
     lane.probeDelayMs = firstProbeDelayMs;
+    // Its failures made it look slow: back, it starts level with the fastest endpoint up, so it is
+    // measured again at once rather than after many exploring picks.
+    for (const other of lanes) if (other !== lane && !other.setAside && other.ewmaMs < lane.ewmaMs) lane.ewmaMs = other.ewmaMs;
     if (lane.probeTimer) clearTimeout(lane.probeTimer);
     lane.probeTimer = undefined;
     setAsideCount--;
