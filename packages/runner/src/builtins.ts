@@ -16,6 +16,7 @@ import {
   createHuggingFaceDataloader,
   createSeahelmAaLcrDataloader,
   createSeahelmHealthbenchDataloader,
+  createSeahelmLiveCodeBenchDataloader,
   createUltraEvalDataloader,
   type SnapshotSettings,
 } from "@yardstick/dataloaders";
@@ -67,6 +68,7 @@ export function createBuiltinRegistry(settings: BuiltinSettings = {}): Registry 
       }),
       "seahelm-healthbench": createSeahelmHealthbenchDataloader(snapshotSettings(settings)),
       "seahelm-aa-lcr": createSeahelmAaLcrDataloader(snapshotSettings(settings)),
+      "seahelm-livecodebench": createSeahelmLiveCodeBenchDataloader(snapshotSettings(settings)),
       // The label of an UltraEval row is its transform's processed output.
       ultraeval: createUltraEvalDataloader({ transforms: ultraevalTransforms }),
     },

@@ -91,6 +91,10 @@ const DATALOADERS: Record<string, { description: string; needs: string[] }> = {
     description: "SEA-HELM AA-LCR questions with their document sets from a Hub snapshot",
     needs: ["options: repo, rows, documents", "env: HF_TOKEN, HF_HUB_CACHE, HF_HUB_OFFLINE"],
   },
+  "seahelm-livecodebench": {
+    description: "SEA-HELM LiveCodeBench problems (releases up to a version) from a Hub snapshot",
+    needs: ["options: version, repo, dir, revision, limit", "env: HF_TOKEN, HF_HUB_CACHE, HF_HUB_OFFLINE"],
+  },
   "seahelm-niah": { description: "SEA-HELM needle-in-a-haystack prompts, generated", needs: ["options: language, context_size, random_seed, num_samples, min_num_keys, books, vocab"] },
   "seahelm-cwe": {
     description: "SEA-HELM common-word-extraction prompts, generated",
