@@ -23,6 +23,7 @@ import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { type CostOptions, planCost } from "./cost.js";
 import { type JudgeOptions, type JudgeSetup, setupJudge } from "./judge-setup.js";
 import { createModel, preflight } from "./model-setup.js";
+import { tasksTheModelCanScore } from "./loglikelihood-check.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { type BatchOptions, createBatchSettings } from "./batch-setup.js";
 import { checkTasksRunnable, loadTaskSpecs } from "./tasks.js";
@@ -60,6 +61,8 @@ export interface EvaluateOptions {
   signal?: AbortSignal;
   progress?: ProgressReporter;
   log?: (message: string) => void;
+  /** Leave out (and name) the loglikelihood tasks the model cannot score instead of refusing the run. */
+  skipUnsupported?: boolean;
   /** Options recorded in run.json for the record (the CLI records its flags); not part of the fingerprint. */
   recordedOptions?: Record<string, unknown>;
   /** Called once the run store is open, before the first request (the CLI says which folder it writes). */
@@ -142,6 +145,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
           registry,
         )
       : options.model;
+  tasks = tasksTheModelCanScore(tasks, model, options.skipUnsupported === true, options.log);
   let cache: RequestCache | undefined;
   let store: RunStore | undefined;
   let judge: JudgeSetup | undefined;

@@ -213,6 +213,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       signal: controller.signal,
       progress: display ?? runStats,
       log,
+      skipUnsupported,
       recordedOptions: { configs: configPaths },
       ...(values.batch ? { batch: batchPollSeconds !== undefined ? { pollSeconds: batchPollSeconds } : {} } : {}),
       judge: {

@@ -98,13 +98,14 @@ describe("checks before the first request", () => {
     expect(io.err()).not.toMatch(/npm install/);
   });
 
-  it("a logprobs task stops at its first request when the provider cannot score loglikelihoods", async () => {
+  it("a logprobs task is refused before any request when the provider cannot score loglikelihoods", async () => {
     const tasks = makeSentimentTask(2);
     const file = join(tasks, "toy", "config.yaml");
     writeFileSync(file, readFileSync(file, "utf8").replace("  metric: normalized_accuracy\n", "  metric: normalized_accuracy\n  use_logprobs: true\n"));
     const io = captureIO(env());
     expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(tasks, "run")], io)).toBe(1);
-    expect(io.err()).toMatch(/error: toy\/en\.mode: model provider "baseline:majority" cannot score loglikelihoods/);
+    expect(io.err()).toMatch(/error: \S*config\.yaml toy: task toy\/en scores log-probabilities \(loglikelihood\), which the model provider "baseline:majority" cannot; use an OpenAI-compatible server that echoes prompt logprobs/);
+    expect(io.err()).not.toMatch(/writing run store/);
     expect(io.err()).not.toMatch(/\n\s+at /);
   });
 
