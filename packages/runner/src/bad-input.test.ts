@@ -188,3 +188,27 @@ describe("failures that would spoil the whole run", () => {
     noStack(io.err());
   });
 });
+
+describe("text from a config is never sent to the terminal raw", () => {
+  it("escape sequences in a key and the bytes of a binary config file are shown as \\xNN", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-escapes-"));
+    mkdirSync(join(dir, "keys", "toy"), { recursive: true });
+    writeFileSync(join(dir, "keys", "toy", "config.yaml"), '"\\e[31mtoy\\a":\n  languages:\n    "\\e]0;pwned\\a": 5\n');
+    mkdirSync(join(dir, "binary", "toy"), { recursive: true });
+    writeFileSync(join(dir, "binary", "toy", "config.yaml"), Buffer.from([0x1b, 0x5b, 0x32, 0x4a, 0x00, 0x07, 0x9b, 0xff, 0x0a, 0x61, 0x3a, 0x1b, 0x0a]));
+    for (const args of [
+      ["validate", join(dir, "keys")],
+      ["run", join(dir, "keys"), "--model", "baseline:majority", "--out", join(dir, "out")],
+      ["validate", join(dir, "binary")],
+      ["run", join(dir, "binary"), "--model", "baseline:majority", "--out", join(dir, "out2")],
+    ]) {
+      const io = captureIO(env());
+      expect(await main(args, io), args.join(" ")).toBe(1);
+      expect(io.err(), args.join(" ")).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      noStack(io.err());
+    }
+    const io = captureIO(env());
+    await main(["validate", join(dir, "keys")], io);
+    expect(io.err()).toContain("\\x1b[31mtoy\\x07.metadata: required key is missing");
+  });
+});

@@ -16,7 +16,16 @@ export function describeError(err: unknown): string {
   return `error: internal error: ${message} (set YARDSTICK_DEBUG=1 for a stack trace and please report it)`;
 }
 
+/**
+ * Text from a config or data file, made safe to print: control characters (escape sequences that
+ * would recolour, clear or retitle the terminal, bells, NULs of a binary file) are shown as `\xNN`.
+ * Newlines and tabs stay.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 export function printError(err: unknown, stderr: NodeJS.WritableStream): void {
-  stderr.write(`${describeError(err)}\n`);
+  stderr.write(`${terminalSafe(describeError(err))}\n`);
   if (process.env.YARDSTICK_DEBUG && err instanceof Error && err.stack) stderr.write(`${err.stack}\n`);
 }

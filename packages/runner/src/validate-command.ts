@@ -7,6 +7,7 @@ import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { hubDataStatuses, hubDataUnrunnable, hubDownloadNotes } from "./hub-data-status.js";
+import { terminalSafe } from "./report-error.js";
 import { findUnrunnable, type UnrunnableTask } from "./tasks.js";
 
 const VALIDATE_FLAGS = defineFlags({
@@ -42,7 +43,7 @@ export async function validateCommand(argv: string[], io: CliIO): Promise<number
 
   const problems: string[] = [];
   for (const p of paths) problems.push(...(await configProblems(p, await detectDialect(p, dialects))));
-  for (const message of problems) io.stderr.write(`${message}\n`);
+  for (const message of problems) io.stderr.write(`${terminalSafe(message)}\n`);
   if (problems.length > 0) {
     io.stderr.write(`${problems.length} problem(s) found\n`);
     return 1;
