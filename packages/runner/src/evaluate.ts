@@ -34,7 +34,7 @@ export interface EvaluateOptions {
   tasks: string | readonly string[] | readonly TaskSpec[];
   /** `provider:model` (e.g. "openai-compatible:Qwen/Qwen3-8B", "baseline:majority") or a provider object. */
   model: string | ModelProviderV1;
-  /** Base URL(s) of an OpenAI-compatible server (round robin over several). */
+  /** Base URL(s) of an OpenAI-compatible server (several share the requests: see createBalancer in @yardstick/http). */
   baseURL?: string | readonly string[];
   apiKey?: string;
   /** The run-store folder; the same options resume the same folder. Default runs/<model>-<fingerprint>. */

@@ -26,7 +26,7 @@ const RUN_FLAGS = defineFlags({
     required: true,
     description: "the model to evaluate: openai-compatible:<id> (alias openai:), anthropic:<id>, baseline:random, baseline:majority, or <provider>:<id> of a plugin",
   },
-  "base-url": { type: "string", multiple: true, value: "URL", description: "the server's OpenAI-compatible base URL, ending in /v1; several are used round robin" },
+  "base-url": { type: "string", multiple: true, value: "URL", description: "the server's OpenAI-compatible base URL, ending in /v1; several share the requests by latency and load, one that fails is set aside until it answers again" },
   "api-key-env": { type: "string", value: "NAME", default: "no key", description: "the environment variable holding the API key (sent only in the auth header)" },
   tasks: { type: "string", value: "a,b", default: "every task", description: "only these tasks or aggregation groups" },
   langs: { type: "string", value: "x,y", default: "every language", description: "only these languages" },
