@@ -58,10 +58,20 @@ export function statusFailure(status: number, headers: IncomingHttpHeaders, erro
   };
 }
 
-/** Replaces every secret (API key, header values of 4+ characters) in a text by `***`. */
+/**
+ * Replaces every secret (API key, header values) in a text by `***`: wherever it occurs when it has 4
+ * or more characters; a shorter one (a 3-character test key) where it stands as a word of its own,
+ * so that it is hidden without turning every "ab" inside other words into `***`.
+ */
 export function createScrubber(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const kept = secrets.filter((v): v is string => typeof v === "string" && v.length >= 4);
-  return (text) => kept.reduce((t, secret) => t.split(secret).join("***"), text);
+  const values = secrets.filter((v): v is string => typeof v === "string" && v.trim() !== "");
+  const long = values.filter((v) => v.length >= 4);
+  const short = values.filter((v) => v.length < 4).map((v) => new RegExp(`(?<![\\p{L}\\p{N}_-])${escapeRegExp(v)}(?![\\p{L}\\p{N}_-])`, "gu"));
+  return (text) => short.reduce((t, word) => t.replace(word, "***"), long.reduce((t, secret) => t.split(secret).join("***"), text));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 const MAX_ERROR_TEXT = 300;

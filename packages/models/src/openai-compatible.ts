@@ -109,8 +109,30 @@ const decodeChatWithZod = withSchema(chatResponseSchema, toChatResponse);
 /** The common chat body is checked by hand (see fastChatResponse); anything else goes through zod. */
 const decodeChat: Decode<ModelResponse> = (json) => {
   const value = fastChatResponse(json);
-  return value !== undefined ? { parsed: true, value } : decodeChatWithZod(json);
+  const decoded: Parsed<ModelResponse> | Failure = value !== undefined ? { parsed: true, value } : decodeChatWithZod(json);
+  if (decoded.parsed === true && answersNothing(json, decoded.value)) return nullContentFailure(json);
+  return decoded;
 };
+
+/**
+ * `content: null` with no tool call and no reasoning is no answer at all (a server fault, a filter),
+ * not an empty one: scored as "" it would pass for a wrong answer.
+ */
+function answersNothing(json: unknown, response: ModelResponse): boolean {
+  if (response.text !== "" || response.toolCalls !== undefined || response.reasoningContent !== undefined) return false;
+  const message = (json as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message;
+  return message !== undefined && (message.content === null || message.content === undefined);
+}
+
+function nullContentFailure(json: unknown): Failure {
+  const choice = (json as { choices: { finish_reason?: unknown; message: { refusal?: unknown } }[] }).choices[0]!;
+  const refusal = typeof choice.message.refusal === "string" ? `; refusal: ${JSON.stringify(choice.message.refusal.slice(0, 200))}` : "";
+  return {
+    kind: "invalid-response",
+    retryable: false,
+    message: `the answer has no content (content: null, no tool call; finish_reason ${JSON.stringify(choice.finish_reason ?? null)}${refusal})`,
+  };
+}
 
 /** A 2xx body: valid JSON of the expected shape, or the failure it is. */
 function parseBody<V>(text: string, decode: Decode<V>): Parsed<V> | Failure {
