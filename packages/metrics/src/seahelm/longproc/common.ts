@@ -3,9 +3,11 @@
  * TravelPlanning): reading the response and the label, cutting a tagged block out of the response,
  * and the task score set (percentages, as SEA-HELM reports them).
  */
-import { MetricError, type MetricInput, type MetricResult, pyStrip } from "@yardstick/core";
+import { MetricError, type MetricInput, type MetricResult, type MetricV1, pyStrip } from "@yardstick/core";
 import { z } from "zod";
-import { describe, normalizeScore, predictionText } from "../common.js";
+import { schemaOptionsCheck } from "../../options-check.js";
+import { describe, normalizeScore, predictionText, requireSamples } from "../common.js";
+import { parseOptions } from "../options.js";
 
 /** Options every LongProc metric takes. */
 export const longprocBaseOptions = {
@@ -94,4 +96,30 @@ export function accuracyResult(inputs: readonly MetricInput[], outcomes: readonl
     };
   });
   return { scores, perSample, details: { errorReports: errors } };
+}
+
+/**
+ * A LongProc metric scored by accuracy and partial accuracy: options checked and parsed with
+ * `schema`, each sample scored by `score` with the text it should parse (see responseText).
+ */
+export function accuracyMetric<S extends z.ZodType<{ useRawResponse: boolean }>>(spec: {
+  id: string;
+  description: string;
+  textPairs: boolean;
+  schema: S;
+  score: (input: MetricInput, response: string, options: z.output<S>) => LongprocOutcome;
+}): MetricV1 {
+  return {
+    specVersion: "v1",
+    id: spec.id,
+    description: spec.description,
+    textPairs: spec.textPairs,
+    checkOptions: schemaOptionsCheck(spec.id, spec.schema),
+    compute(inputs, options) {
+      requireSamples(spec.id, inputs);
+      const opts = parseOptions(spec.id, spec.schema, options);
+      const outcomes = inputs.map((input) => spec.score(input, responseText(spec.id, input, opts.useRawResponse), opts));
+      return accuracyResult(inputs, outcomes);
+    },
+  };
 }

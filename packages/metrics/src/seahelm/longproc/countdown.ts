@@ -13,13 +13,11 @@
  * The step's left side is never evaluated as code: only "int OP int" forms can pass upstream's
  * checks, and those are computed exactly here.
  */
-import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
+import type { MetricInput, MetricV1 } from "@yardstick/core";
 import { MetricError, pyStrip } from "@yardstick/core";
 import { z } from "zod";
-import { schemaOptionsCheck } from "../../options-check.js";
-import { describe, requireSamples } from "../common.js";
-import { parseOptions } from "../options.js";
-import { accuracyResult, afterFirst, labelObject, labelString, type LongprocOutcome, longprocBaseOptions, responseText, taggedBlock } from "./common.js";
+import { describe } from "../common.js";
+import { accuracyMetric, afterFirst, labelObject, labelString, longprocBaseOptions, taggedBlock } from "./common.js";
 
 export const COUNTDOWN_ID = "seahelm-countdown";
 
@@ -132,36 +130,27 @@ function bigintList(metricId: string, input: MetricInput, value: unknown, field:
 }
 
 export function createSeahelmCountdownMetric(): MetricV1 {
-  return {
-    specVersion: "v1",
+  return accuracyMetric({
     id: COUNTDOWN_ID,
     description: "SEA-HELM LongProc Countdown: the <Solution> equations reach the target (accuracy; search-procedure partial accuracy)",
     textPairs: false,
-    checkOptions: schemaOptionsCheck(COUNTDOWN_ID, seahelmCountdownOptionsSchema),
-    compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
-      requireSamples(COUNTDOWN_ID, inputs);
-      const opts = parseOptions(COUNTDOWN_ID, seahelmCountdownOptionsSchema, options);
-      const outcomes = inputs.map((input): LongprocOutcome => {
-        const label = labelObject(COUNTDOWN_ID, input);
-        const nums = bigintList(COUNTDOWN_ID, input, label.nums, "nums");
-        if (!Number.isInteger(label.target)) {
-          throw new MetricError(`reference.target must be an integer, got ${describe(label.target)}`, { metricId: COUNTDOWN_ID, sampleId: input.sampleId });
-        }
-        const response = responseText(COUNTDOWN_ID, input, opts.useRawResponse);
-        const solution = taggedBlock(response, "<Solution>", "</Solution>");
-        if (solution !== null && countdownSolutionIsCorrect(nums, BigInt(label.target as number), solution)) {
-          return { accuracy: 1, partial: 1, extracted: 1 };
-        }
-        let procedure: { partial: number; error?: string };
-        try {
-          procedure = countdownProcedureScore(response, labelString(COUNTDOWN_ID, input, "search_procedure"));
-        } catch (e) {
-          if (e instanceof MetricError) throw e;
-          throw new MetricError((e as Error).message, { metricId: COUNTDOWN_ID, sampleId: input.sampleId });
-        }
-        return { accuracy: 0, extracted: solution === null ? 0 : 1, ...procedure };
-      });
-      return accuracyResult(inputs, outcomes);
+    schema: seahelmCountdownOptionsSchema,
+    score(input, response) {
+      const label = labelObject(COUNTDOWN_ID, input);
+      const nums = bigintList(COUNTDOWN_ID, input, label.nums, "nums");
+      if (!Number.isInteger(label.target)) {
+        throw new MetricError(`reference.target must be an integer, got ${describe(label.target)}`, { metricId: COUNTDOWN_ID, sampleId: input.sampleId });
+      }
+      const solution = taggedBlock(response, "<Solution>", "</Solution>");
+      if (solution !== null && countdownSolutionIsCorrect(nums, BigInt(label.target as number), solution)) {
+        return { accuracy: 1, partial: 1, extracted: 1 };
+      }
+      const procedure = labelString(COUNTDOWN_ID, input, "search_procedure");
+      try {
+        return { accuracy: 0, extracted: solution === null ? 0 : 1, ...countdownProcedureScore(response, procedure) };
+      } catch (e) {
+        throw new MetricError((e as Error).message, { metricId: COUNTDOWN_ID, sampleId: input.sampleId });
+      }
     },
-  };
+  });
 }

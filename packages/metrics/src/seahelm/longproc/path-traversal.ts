@@ -7,13 +7,10 @@
  * route wrong from its first line scores 1/n. Here the count is the number of matching lines; the
  * `upstreamPartialCount` option restores upstream's count.
  */
-import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
+import type { MetricV1 } from "@yardstick/core";
 import { pyStrip } from "@yardstick/core";
 import { z } from "zod";
-import { schemaOptionsCheck } from "../../options-check.js";
-import { requireSamples } from "../common.js";
-import { parseOptions } from "../options.js";
-import { accuracyResult, labelString, type LongprocOutcome, longprocBaseOptions, responseText, taggedBlock } from "./common.js";
+import { accuracyMetric, labelString, type LongprocOutcome, longprocBaseOptions, taggedBlock } from "./common.js";
 
 export const PATH_TRAVERSAL_ID = "seahelm-path-traversal";
 
@@ -45,20 +42,12 @@ export function scoreRoute(route: string | null, reference: string, upstreamPart
 }
 
 export function createSeahelmPathTraversalMetric(): MetricV1 {
-  return {
-    specVersion: "v1",
+  return accuracyMetric({
     id: PATH_TRAVERSAL_ID,
     description: "SEA-HELM LongProc Path Traversal: the <Route> block equals the reference route (accuracy; partial accuracy by lines)",
     textPairs: true,
-    checkOptions: schemaOptionsCheck(PATH_TRAVERSAL_ID, seahelmPathTraversalOptionsSchema),
-    compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
-      requireSamples(PATH_TRAVERSAL_ID, inputs);
-      const opts = parseOptions(PATH_TRAVERSAL_ID, seahelmPathTraversalOptionsSchema, options);
-      const outcomes = inputs.map((input) => {
-        const route = taggedBlock(responseText(PATH_TRAVERSAL_ID, input, opts.useRawResponse), "<Route>", "</Route>");
-        return scoreRoute(route, labelString(PATH_TRAVERSAL_ID, input), opts.upstreamPartialCount);
-      });
-      return accuracyResult(inputs, outcomes);
-    },
-  };
+    schema: seahelmPathTraversalOptionsSchema,
+    score: (input, response, opts) =>
+      scoreRoute(taggedBlock(response, "<Route>", "</Route>"), labelString(PATH_TRAVERSAL_ID, input), opts.upstreamPartialCount),
+  });
 }

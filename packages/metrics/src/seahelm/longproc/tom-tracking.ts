@@ -7,13 +7,10 @@
  * Upstream's first-difference search zips with `strict=True` and so raises when one list is a
  * prefix of the other, although the branch after it handles that case; here it is handled.
  */
-import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
+import type { MetricV1 } from "@yardstick/core";
 import { PY_PUNCTUATION, pyLower, pySplit, pyStrip } from "@yardstick/core";
 import { z } from "zod";
-import { schemaOptionsCheck } from "../../options-check.js";
-import { requireSamples } from "../common.js";
-import { parseOptions } from "../options.js";
-import { accuracyResult, labelString, type LongprocOutcome, longprocBaseOptions, responseText } from "./common.js";
+import { accuracyMetric, labelString, type LongprocOutcome, longprocBaseOptions } from "./common.js";
 
 export const TOM_TRACKING_ID = "seahelm-tom-tracking";
 
@@ -63,19 +60,11 @@ export function scoreBeliefs(response: string, reference: string): LongprocOutco
 }
 
 export function createSeahelmTomTrackingMetric(): MetricV1 {
-  return {
-    specVersion: "v1",
+  return accuracyMetric({
     id: TOM_TRACKING_ID,
     description: "SEA-HELM LongProc ToM tracking: the tracked belief steps equal the reference ones (accuracy; partial accuracy)",
     textPairs: true,
-    checkOptions: schemaOptionsCheck(TOM_TRACKING_ID, seahelmTomTrackingOptionsSchema),
-    compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
-      requireSamples(TOM_TRACKING_ID, inputs);
-      const opts = parseOptions(TOM_TRACKING_ID, seahelmTomTrackingOptionsSchema, options);
-      const outcomes = inputs.map((input) =>
-        scoreBeliefs(responseText(TOM_TRACKING_ID, input, opts.useRawResponse), labelString(TOM_TRACKING_ID, input)),
-      );
-      return accuracyResult(inputs, outcomes);
-    },
-  };
+    schema: seahelmTomTrackingOptionsSchema,
+    score: (input, response) => scoreBeliefs(response, labelString(TOM_TRACKING_ID, input)),
+  });
 }

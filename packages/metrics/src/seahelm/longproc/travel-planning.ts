@@ -9,14 +9,11 @@
  * fewer or more lines and all compared lines match; here the shorter one bounds the comparison.
  * Cities are single words, as upstream's `\w+` reads them.
  */
-import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardstick/core";
+import type { MetricV1 } from "@yardstick/core";
 import { MetricError, pyRStrip, pyStrip } from "@yardstick/core";
 import { z } from "zod";
-import { schemaOptionsCheck } from "../../options-check.js";
 import { squadNormalize } from "../../text/squad-normalize.js";
-import { requireSamples } from "../common.js";
-import { parseOptions } from "../options.js";
-import { accuracyResult, afterFirst, labelString, type LongprocOutcome, longprocBaseOptions, responseText, taggedBlock } from "./common.js";
+import { accuracyMetric, afterFirst, labelString, longprocBaseOptions, taggedBlock } from "./common.js";
 
 export const TRAVEL_PLANNING_ID = "seahelm-travel-planning";
 
@@ -97,29 +94,22 @@ export function travelProcedureScore(response: string, reference: string): { par
 }
 
 export function createSeahelmTravelPlanningMetric(): MetricV1 {
-  return {
-    specVersion: "v1",
+  return accuracyMetric({
     id: TRAVEL_PLANNING_ID,
     description: "SEA-HELM LongProc Travel Planning: the <Plan> visits the reference cities for the reference days (accuracy; procedure partial accuracy)",
     textPairs: false,
-    checkOptions: schemaOptionsCheck(TRAVEL_PLANNING_ID, seahelmTravelPlanningOptionsSchema),
-    compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
-      requireSamples(TRAVEL_PLANNING_ID, inputs);
-      const opts = parseOptions(TRAVEL_PLANNING_ID, seahelmTravelPlanningOptionsSchema, options);
-      const outcomes = inputs.map((input): LongprocOutcome => {
-        const cities = labelString(TRAVEL_PLANNING_ID, input, "ground_truth_cities");
-        const durations = labelString(TRAVEL_PLANNING_ID, input, "ground_truth_durations");
-        const procedure = labelString(TRAVEL_PLANNING_ID, input, "solving_procedure");
-        const response = responseText(TRAVEL_PLANNING_ID, input, opts.useRawResponse);
-        const plan = taggedBlock(response, "<Plan>", "</Plan>");
-        if (plan !== null && travelPlanIsCorrect(cities, durations, plan)) return { accuracy: 1, partial: 1, extracted: 1 };
-        try {
-          return { accuracy: 0, extracted: plan === null ? 0 : 1, ...travelProcedureScore(response, procedure) };
-        } catch (e) {
-          throw new MetricError((e as Error).message, { metricId: TRAVEL_PLANNING_ID, sampleId: input.sampleId });
-        }
-      });
-      return accuracyResult(inputs, outcomes);
+    schema: seahelmTravelPlanningOptionsSchema,
+    score(input, response) {
+      const cities = labelString(TRAVEL_PLANNING_ID, input, "ground_truth_cities");
+      const durations = labelString(TRAVEL_PLANNING_ID, input, "ground_truth_durations");
+      const procedure = labelString(TRAVEL_PLANNING_ID, input, "solving_procedure");
+      const plan = taggedBlock(response, "<Plan>", "</Plan>");
+      if (plan !== null && travelPlanIsCorrect(cities, durations, plan)) return { accuracy: 1, partial: 1, extracted: 1 };
+      try {
+        return { accuracy: 0, extracted: plan === null ? 0 : 1, ...travelProcedureScore(response, procedure) };
+      } catch (e) {
+        throw new MetricError((e as Error).message, { metricId: TRAVEL_PLANNING_ID, sampleId: input.sampleId });
+      }
     },
-  };
+  });
 }
