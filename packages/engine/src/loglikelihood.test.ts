@@ -1,8 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistry, type DataloaderV1, type MetricV1, type PromptBuilderV1, type Sample, type TaskSpec } from "@yardstick/core";
-import { createOpenAICompatible } from "@yardstick/models";
+import {
+  createRegistry,
+  type DataloaderV1,
+  type MetricV1,
+  type ModelProviderV1,
+  type PromptBuilderV1,
+  type Sample,
+  type TaskSpec,
+} from "@yardstick/core";
+import { createOpenAICompatible, ModelCallError } from "@yardstick/models";
 import { startDevServer } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
 import { runEvaluation } from "./evaluate.js";
@@ -140,6 +148,40 @@ describe("loglikelihood tasks", () => {
       cache.close();
       await model.close();
       await server.close();
+    }
+  });
+
+  it("stop at the first reply without usable logprobs (a server without echo), naming the cause", async () => {
+    let calls = 0;
+    const noEcho: ModelProviderV1 = {
+      specVersion: "v1",
+      id: "no-echo",
+      modelId: "m",
+      identity: () => "no-echo",
+      generate: async () => {
+        throw new Error("not used");
+      },
+      loglikelihood: async () => {
+        calls++;
+        throw new ModelCallError("POST /v1/completions returned no usable echoed logprobs for the continuation", {
+          kind: "invalid-response",
+          attempts: 1,
+          retryable: false,
+        });
+      },
+      close: async () => {},
+    };
+    const registry = createRegistry({ dataloaders: { questions: loader }, promptBuilders: { choices }, metrics: { "argmax-accuracy": argmaxAccuracy } });
+    const manifest = createRunManifest({ tasks: [task], model: { provider: "p", modelId: "m", identity: "i" }, options: {} });
+    const store = new RunStore(join(mkdtempSync(join(tmpdir(), "ys-ll-")), "run"));
+    await store.open(manifest);
+    try {
+      await expect(runEvaluation({ tasks: [task], registry, model: noEcho, store, concurrency: 1 })).rejects.toThrow(
+        /no usable echoed logprobs for the continuation; the run stopped at the first loglikelihood request/,
+      );
+      expect(calls).toBe(1);
+    } finally {
+      await store.close();
     }
   });
 });
