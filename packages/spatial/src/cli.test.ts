@@ -157,19 +157,28 @@ describe("worker threads", () => {
     expect(readFileSync(join(outs[0]!, "spatial-count.jsonl"), "utf8").trim().split("\n")).toHaveLength(1800);
   });
 
-  it.skipIf(!built || !existsSync(join(dist, "file-writer-worker.js")))("the writer thread (500+ canvases) writes the same files as inline writes", () => {
-    // Fixed-mode canvas i does not depend on the count: 600 canvases use the writer thread, 100 do not.
-    const outs = [100, 600].map((count) => {
-      const out = join(tmp, `writer-${count}`);
-      execFileSync(process.execPath, [join(dist, "cli.js"), "generate", "--shapes", "4", "--count", String(count), "--seed", "fw", "--out", out]);
-      return out;
-    });
-    expect(readdirSync(outs[1]!).filter((f) => f.startsWith("canvas_"))).toHaveLength(600);
-    for (let i = 0; i < 100; i++) {
-      const f = `canvas_4_${i}.json`;
-      expect(readFileSync(join(outs[1]!, f), "utf8"), f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
-    }
-  });
+  it.skipIf(!built || !existsSync(join(dist, "file-writer-worker.js")))(
+    "original layout: the writer thread (1 worker, 500+ canvases) and 2 workers writing their own files write the same files as inline writes",
+    () => {
+      // Fixed-mode canvas i does not depend on the count: 600 canvases use threads, 100 do not.
+      const outs = [
+        ["100", "1"],
+        ["600", "1"],
+        ["600", "2"],
+      ].map(([count, workers]) => {
+        const out = join(tmp, `writer-${count}-${workers}`);
+        execFileSync(process.execPath, [join(dist, "cli.js"), "generate", "--shapes", "4", "--count", count!, "--seed", "fw", "--out", out, "--workers", workers!]);
+        return out;
+      });
+      expect(readdirSync(outs[1]!).filter((f) => f.startsWith("canvas_"))).toHaveLength(600);
+      for (let i = 0; i < 600; i++) {
+        const f = `canvas_4_${i}.json`;
+        const twoWorkers = readFileSync(join(outs[2]!, f), "utf8");
+        expect(twoWorkers, f).toBe(readFileSync(join(outs[1]!, f), "utf8"));
+        if (i < 100) expect(twoWorkers, f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
+      }
+    },
+  );
 });
 
 describe("describe on an impossible canvas", () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { generateCanvas, generateDataset, resolveOptions } from "./generate.js";
+import { seedStateFromKey } from "@yardstick/core";
+import { canvasSeedState, generateCanvas, generateDataset, resolveOptions } from "./generate.js";
 import { shapesIntersect } from "./geometry.js";
 import { comboKey, inBounds } from "./shape.js";
+
+describe("canvasSeedState", () => {
+  it("gives the state words of createRng(key) (SHA-256 of the key) for canvas keys", () => {
+    for (const key of ["6cdce551e30b:0", "6cdce551e30b:49999", "abc:123", "", "ünï:7"]) expect(canvasSeedState(key)).toEqual(seedStateFromKey(key));
+  });
+});
 
 describe("generateDataset", () => {
   it("is reproducible: same seed and options give identical data; another seed does not", () => {

@@ -1,5 +1,6 @@
 import type { DescriptionType, TaskName } from "./constants.js";
 import type { CanvasRecord, ResolvedOptions } from "./generate.js";
+import { jsonBody } from "./json-text.js";
 import { imageDescription } from "./prompts.js";
 import { IMAGE_TASKS, itemId, TASK_DESCRIPTIONS, withFewshot } from "./rows.js";
 import { seahelmTaskKey } from "./seahelm-config.js";
@@ -26,18 +27,6 @@ export function lineText(row: RowLine): string {
 }
 
 const q = JSON.stringify;
-
-/** Characters JSON.stringify escapes (quote, backslash, controls) or may (surrogates, lone or not). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * `JSON.stringify(s)` without its quotes. Generated text never needs escaping, and checking that is
- * about twice as fast as escaping; it also leaves `s` itself (flattened once by the test) to be
- * copied into every row that uses it.
- */
-function jsonBody(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? q(s).slice(1, -1) : s;
-}
 
 /**
  * The rows of one canvas as JSON text: the same bytes as `JSON.stringify(seahelmRow(item, ...))` /

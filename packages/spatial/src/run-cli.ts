@@ -22,7 +22,7 @@ const GENERATE_FLAGS = defineFlags({
   images: { type: "boolean", description: "also draw each canvas (images/NAME.png and .svg) and refer to it from the rows" },
   "inline-images": { type: "boolean", description: "embed the images in SEA-HELM/UltraEval rows as data URIs instead of relative paths" },
   tasks: { type: "string", value: "existence,count,...", default: "every task", description: `only these tasks (${TASK_NAMES.join(", ")})` },
-  workers: { type: "string", value: "N", default: "up to 4 for 500+ canvases on 4+ cores, else 1", description: "worker threads (the output does not depend on it)" },
+  workers: { type: "string", value: "N", default: "for 500+ canvases: one per core (up to 4) for the original layout or images; up to 4 on 4+ cores for the others; else 1", description: "worker threads (the output does not depend on it)" },
   "few-shot": { type: "boolean", description: "append each question's few-shot pairs to its description, as upstream's loader does with -f" },
 });
 

@@ -28,7 +28,7 @@ export interface WriteOptions {
   inlineImages?: boolean;
   /** Append each question's few-shot pairs to its description, as upstream's loader does with -f. */
   fewshot?: boolean;
-  /** Worker threads; default: up to 4 for 500+ canvases on 4+ cores, else 1. The output does not depend on it. */
+  /** Worker threads; default for 500+ canvases: one per core (up to 4) for the original layout or images, else up to 4 on 4+ cores, else 1. The output does not depend on it. */
   workers?: number;
 }
 
@@ -225,11 +225,16 @@ async function* runChunksOnWorkers(outDir: string, options: WriteOptions, count:
   }
 }
 
-function defaultWorkers(count: number): number {
-  // Threads pay off only for larger runs and when a core is left for the main thread's writes
-  // (measured: on 2 cores they do not help). Output is identical either way.
+function defaultWorkers(count: number, format: OutputFormat, images: boolean): number {
   const cores = availableParallelism();
-  return count >= 2 * CHUNK && cores >= 4 ? Math.min(4, cores - 1) : 1;
+  if (count < 2 * CHUNK) return 1;
+  // One file per canvas (original layout, images): each worker writes its own files, so nothing but
+  // chunk numbers crosses threads and every core both generates and writes (original layout,
+  // 2 cores: bench/spatial/whole-process.mjs). Output is identical either way.
+  if (format === "original" || images) return Math.min(4, cores);
+  // Row layouts: the rows of every range go through the main thread, which writes them; threads
+  // pay off only when a core is left for it (measured: on 2 cores they do not help).
+  return cores >= 4 ? Math.min(4, cores - 1) : 1;
 }
 
 /**
@@ -249,7 +254,7 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
   const images = options.images ?? false;
   await mkdir(outDir, { recursive: true });
   if (images) await mkdir(join(outDir, "images"), { recursive: true });
-  const workers = options.workers ?? defaultWorkers(resolved.count);
+  const workers = options.workers ?? defaultWorkers(resolved.count, format, images);
   const useWorkers = workers > 1 && existsSync(fileURLToPath(WORKER_URL));
 
   const handles = new Map<string, FileHandle>();
