@@ -10,7 +10,7 @@ import type { CliIO } from "./io.js";
 import { evaluate } from "./evaluate.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
-import { withMetricxUrl } from "./scoring-settings.js";
+import { withScoringUrls } from "./scoring-settings.js";
 import { writeRunReport } from "./report-command.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
@@ -77,6 +77,12 @@ const RUN_FLAGS = defineFlags({
     default: "YARDSTICK_METRICX_URL, else none",
     description: "a MetricX-24 scoring endpoint for translation tasks (JSON protocol: docs/architecture.md); without one they report chrF++ and 'MetricX not computed'",
   },
+  "refclipscore-url": {
+    type: "string",
+    value: "URL",
+    default: "YARDSTICK_REFCLIPSCORE_URL, else none",
+    description: "a RefCLIPScore scoring endpoint for SEA-HELM's xm3600 captioning (JSON protocol: docs/architecture.md); without one xm3600 cannot run",
+  },
   runs: {
     type: "string",
     value: "N",
@@ -138,7 +144,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     if (!judgeApiKey) throw new UsageError(`--judge-api-key-env: environment variable ${values["judge-api-key-env"]} is not set`);
   }
 
-  let registry = registryOverride ?? createBuiltinRegistry(withMetricxUrl(builtinSettingsFromEnv(io.env, cacheRoot(io.env)), values["metricx-url"]));
+  let registry = registryOverride ?? createBuiltinRegistry(withScoringUrls(builtinSettingsFromEnv(io.env, cacheRoot(io.env)), { metricx: values["metricx-url"], refclipscore: values["refclipscore-url"] }));
   if (values.plugin?.length) registry = registry.extend(await loadPluginPackages(values.plugin, io.cwd));
 
   const skipUnsupported = values["skip-unsupported"] === true;

@@ -8,7 +8,7 @@ import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } fro
 import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
-import { withMetricxUrl } from "./scoring-settings.js";
+import { withScoringUrls } from "./scoring-settings.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
@@ -28,6 +28,12 @@ const SCORE_RUN_FLAGS = defineFlags({
     value: "URL",
     default: "YARDSTICK_METRICX_URL, else none",
     description: "a MetricX-24 scoring endpoint for translation tasks (the only requests score-run sends)",
+  },
+  "refclipscore-url": {
+    type: "string",
+    value: "URL",
+    default: "YARDSTICK_REFCLIPSCORE_URL, else none",
+    description: "a RefCLIPScore scoring endpoint for SEA-HELM's xm3600 captioning",
   },
 });
 
@@ -60,7 +66,7 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   const addMetrics = refs(values["add-metric"]);
   const seed = values.seed === undefined ? undefined : checkFlag("seed", intFlag(0, 2 ** 32 - 1), values.seed);
 
-  let registry = createBuiltinRegistry(withMetricxUrl(builtinSettingsFromEnv(io.env, cacheRoot(io.env)), values["metricx-url"]));
+  let registry = createBuiltinRegistry(withScoringUrls(builtinSettingsFromEnv(io.env, cacheRoot(io.env)), { metricx: values["metricx-url"], refclipscore: values["refclipscore-url"] }));
   const tasks = manifest.tasks as unknown as TaskSpec[];
   const plugins = [...new Set([...(values.plugin ?? []), ...tasks.flatMap((t) => t.plugins ?? [])])];
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));

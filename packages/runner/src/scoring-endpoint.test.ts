@@ -4,7 +4,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MetricInput } from "@yardstick/core";
 import { createSeahelmTranslationMetric } from "@yardstick/metrics";
-import { type DevServer, type ScoringServer, metricxStandInScore, startDevServer, startScoringServer, testMetric } from "@yardstick/testing";
+import {
+  type DevServer,
+  type ScoringServer,
+  metricxStandInScore,
+  refClipStandInScores,
+  startDevServer,
+  startScoringServer,
+  testMetric,
+} from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureIO } from "./__fixtures__/make-task.js";
 import { main } from "./main.js";
@@ -24,6 +32,14 @@ const TRANSLATIONS: Record<string, string> = {
   t3: "Di Jakarta sedang hujan.",
 };
 
+/** SEA-HELM's xm3600 config (`id`, three local rows with a 1×1 PNG each), and the model's caption for every image. */
+const XM3600_CONFIG = join(HERE, "__fixtures__", "seahelm_xm3600_local");
+const XM3600_ROWS = readFileSync(join(XM3600_CONFIG, "vision", "xm3600", "data", "id.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l) as { id: string; label: string[]; image: string });
+const CAPTION = "Seekor kucing tidur di sofa.";
+
 let scoring: ScoringServer;
 let dev: DevServer;
 let endpoint: ScoringEndpoint | undefined;
@@ -33,6 +49,7 @@ beforeAll(async () => {
   dev = await startDevServer({
     port: 0,
     policy: (req) => {
+      if (req.lastUserText.includes("Berikan keterangan gambar")) return `Keterangan: ${CAPTION}`;
       const row = ROWS.find((r) => req.lastUserText.includes(r.prompts[0].text));
       return `Terjemahan: ${row ? TRANSLATIONS[row.id] : "?"}`;
     },
@@ -148,6 +165,41 @@ describe("SEA-HELM translation tasks and MetricX", () => {
       expect(usage.err()).toMatch(/--metricx-url: expected an http\(s\) URL/);
     } finally {
       await broken.close();
+    }
+  });
+});
+
+describe("SEA-HELM xm3600 and RefCLIPScore", () => {
+  it("runs with --refclipscore-url (image, caption and references sent; SEA-HELM's normalisation), and is refused without it", async () => {
+    const env = { YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "ys-xm3600-cache-")) };
+    const refused = captureIO(env);
+    expect(await main(["run", XM3600_CONFIG, "--model", "openai-compatible:toy", "--base-url", `${dev.url}/v1`, "--no-report"], refused)).toBe(1);
+    expect(refused.err()).toMatch(/task xm3600\/id scores captions with RefCLIPScore.*--refclipscore-url or YARDSTICK_REFCLIPSCORE_URL/);
+
+    const out = mkdtempSync(join(tmpdir(), "ys-xm3600-"));
+    const io = captureIO(env);
+    const args = ["run", XM3600_CONFIG, "--model", "openai-compatible:toy", "--base-url", `${dev.url}/v1`, "--out", out, "--no-report", "--refclipscore-url", scoring.url];
+    expect(await main(args, io), io.err()).toBe(0);
+    expect(scoring.stats().last).toEqual({ metric: "refclipscore", model: "laion/CLIP-ViT-H-14-frozen-xlm-roberta-large-laion5B-s13B-b90k" });
+    const pairs = XM3600_ROWS.map((r) => refClipStandInScores({ image: r.image, candidate: CAPTION, references: r.label }));
+    const refclip = pairs.map((p) => (2 * p.clipscore * p.ref_similarity) / (p.clipscore + p.ref_similarity));
+    const task = JSON.parse(readFileSync(join(out, "results.json"), "utf8")).id.vision.xm3600;
+    expect(task.normalized_refclipscore).toBeCloseTo((100 * refclip.reduce((a, b) => a + b, 0)) / 3, 9);
+    expect(task.clipscore).toBeCloseTo(pairs.reduce((a, p) => a + p.clipscore, 0) / 3, 12);
+    // The exact reference caption of x1 is the best match there.
+    expect(pairs[0]!.ref_similarity).toBe(1);
+    expect(io.out()).toMatch(/xm3600\s+id\s+normalized_refclipscore\s+\d+\.\d\d/);
+  });
+
+  it("an answer whose scores are not {clipscore, ref_similarity} objects is a clear error", async () => {
+    const numbers = await startScoringServer({ score: () => 0.5 });
+    try {
+      const client = createScoringEndpoint({ url: numbers.url, metric: "refclipscore" });
+      await expect(client.scoreFields([{ image: "x", candidate: "a", references: ["a"] }], ["clipscore", "ref_similarity"])).rejects.toThrow(
+        /answered scores\[0\] = 0\.5; expected \{"clipscore": number, "ref_similarity": number\}/,
+      );
+    } finally {
+      await numbers.close();
     }
   });
 });

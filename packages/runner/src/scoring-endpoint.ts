@@ -8,6 +8,8 @@ import { request } from "undici";
  *   { "metric": "metricx-24", "model": "<model name or null>", "items": [ { ...item }, ... ] }
  *
  *   200  { "scores": [ <number>, ... ] }   one finite number per item, in the order sent
+ *        or, for a metric with several values per item (RefCLIPScore), one object of finite numbers
+ *        per item: { "scores": [ { "clipscore": 0.8, "ref_similarity": 0.7 }, ... ] }
  *
  * Items are sent in batches of `batchSize`, one batch at a time. A batch that gets no answer, 408,
  * 429 or 5xx is retried (`maxAttempts` in all, waiting longer each time); any other status, a body
@@ -34,8 +36,16 @@ export interface ScoringEndpointOptions {
 export interface ScoringEndpoint {
   /** The endpoint URL, for messages. */
   readonly name: string;
+  /** One number per item. */
   score(items: readonly object[], signal?: AbortSignal): Promise<number[]>;
+  /** One object per item holding each of `fields` as a finite number. */
+  scoreFields(items: readonly object[], fields: readonly string[], signal?: AbortSignal): Promise<Record<string, number>[]>;
 }
+
+/** Checks one score of an answer; returns undefined when it is not of the expected shape. */
+type ScoreReader<T> = (value: unknown) => T | undefined;
+
+const finiteNumber: ScoreReader<number> = (v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
 /** Why a scoring endpoint gave no usable scores; the message names the endpoint and what went wrong. */
 export class ScoringEndpointError extends Error {
@@ -49,7 +59,7 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
   const retryDelayMs = options.retryDelayMs ?? 500;
   const headers: Record<string, string> = { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) };
 
-  async function scoreBatch(items: readonly object[], signal: AbortSignal | undefined): Promise<number[]> {
+  async function scoreBatch<T>(items: readonly object[], read: ScoreReader<T>, expected: string, signal: AbortSignal | undefined): Promise<T[]> {
     const body = JSON.stringify({ metric: options.metric, model: options.model ?? null, items });
     let lastProblem = "";
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -77,32 +87,51 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
         continue;
       }
       if (status < 200 || status >= 300) throw new ScoringEndpointError(`POST ${options.url} answered ${status}${excerpt(text)}`);
-      return readScores(text, items.length);
+      return readScores(text, items.length, read, expected);
     }
     throw new ScoringEndpointError(`POST ${options.url} failed ${maxAttempts} time(s); last: ${lastProblem}`);
   }
 
-  function readScores(text: string, expected: number): number[] {
+  function readScores<T>(text: string, count: number, read: ScoreReader<T>, expected: string): T[] {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new ScoringEndpointError(`POST ${options.url} answered with something that is not JSON${excerpt(text)}; expected {"scores": [number, ...]}`);
+      throw new ScoringEndpointError(`POST ${options.url} answered with something that is not JSON${excerpt(text)}; expected {"scores": [${expected}, ...]}`);
     }
     const scores = (parsed as { scores?: unknown } | null)?.scores;
-    if (!Array.isArray(scores)) throw new ScoringEndpointError(`POST ${options.url} answered without a "scores" array${excerpt(text)}; expected {"scores": [number, ...]}`);
-    if (scores.length !== expected) throw new ScoringEndpointError(`POST ${options.url} answered ${scores.length} score(s) for ${expected} item(s)`);
-    const bad = scores.findIndex((x) => typeof x !== "number" || !Number.isFinite(x));
-    if (bad >= 0) throw new ScoringEndpointError(`POST ${options.url} answered a score that is not a finite number at scores[${bad}] (${JSON.stringify(scores[bad])})`);
-    return scores as number[];
+    if (!Array.isArray(scores)) throw new ScoringEndpointError(`POST ${options.url} answered without a "scores" array${excerpt(text)}; expected {"scores": [${expected}, ...]}`);
+    if (scores.length !== count) throw new ScoringEndpointError(`POST ${options.url} answered ${scores.length} score(s) for ${count} item(s)`);
+    const out: T[] = [];
+    for (let i = 0; i < scores.length; i++) {
+      const value = read(scores[i]);
+      if (value === undefined) throw new ScoringEndpointError(`POST ${options.url} answered scores[${i}] = ${JSON.stringify(scores[i])}; expected ${expected}`);
+      out.push(value);
+    }
+    return out;
+  }
+
+  async function inBatches<T>(items: readonly object[], read: ScoreReader<T>, expected: string, signal: AbortSignal | undefined): Promise<T[]> {
+    const out: T[] = [];
+    for (let i = 0; i < items.length; i += batchSize) out.push(...(await scoreBatch(items.slice(i, i + batchSize), read, expected, signal)));
+    return out;
   }
 
   return {
     name: options.url,
-    async score(items, signal) {
-      const out: number[] = [];
-      for (let i = 0; i < items.length; i += batchSize) out.push(...(await scoreBatch(items.slice(i, i + batchSize), signal)));
-      return out;
+    score: (items, signal) => inBatches(items, finiteNumber, "a finite number", signal),
+    scoreFields(items, fields, signal) {
+      const read: ScoreReader<Record<string, number>> = (v) => {
+        if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+        const out: Record<string, number> = {};
+        for (const f of fields) {
+          const x = finiteNumber((v as Record<string, unknown>)[f]);
+          if (x === undefined) return undefined;
+          out[f] = x;
+        }
+        return out;
+      };
+      return inBatches(items, read, `{${fields.map((f) => `"${f}": number`).join(", ")}}`, signal);
     },
   };
 }

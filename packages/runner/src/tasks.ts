@@ -136,7 +136,7 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
       missing.add(`${kind}:${ref.id}`);
       const neural = kind === "metrics" ? NEURAL_METRICS[ref.id] : undefined;
       const reason = neural
-        ? `${neural}; yardstick ships no neural scoring model, so it cannot score this task (${metricPackageHint(ref.id)})`
+        ? `${neural.needs}; yardstick ships no neural scoring model, so it cannot score this task without a scoring endpoint (${neural.endpoint}; or ${metricPackageHint(ref.id)})`
         : `needs the ${label} "${ref.id}", which is not installed${kind === "metrics" ? missingMetricHint(ref.id) : ""}`;
       problems.push({
         code: neural ? "needs-neural-model" : "missing-plugin",
@@ -162,12 +162,16 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
 }
 
 /**
- * SEA-HELM metrics that score with a neural model yardstick cannot ship, with what they need. (MetricX
- * for translation is wired to a scoring endpoint instead: `--metricx-url`.)
+ * SEA-HELM metrics that score with a neural model yardstick cannot ship, with what they need; they
+ * are registered only when their scoring endpoint is given. (MetricX always runs: without
+ * `--metricx-url` translation tasks report chrF++ instead.)
  */
-const NEURAL_METRICS: Record<string, string> = {
-  "seahelm:RefClipScoreMetric":
-    "scores captions with RefCLIPScore, which needs a multilingual CLIP model (SEA-HELM uses laion/CLIP-ViT-H-14-frozen-xlm-roberta-large-laion5B-s13B-b90k) to embed each image, its candidate caption and the reference captions",
+const NEURAL_METRICS: Record<string, { needs: string; endpoint: string }> = {
+  "seahelm:RefClipScoreMetric": {
+    needs:
+      "scores captions with RefCLIPScore, which needs a multilingual CLIP model (SEA-HELM uses laion/CLIP-ViT-H-14-frozen-xlm-roberta-large-laion5B-s13B-b90k) to embed each image, its candidate caption and the reference captions",
+    endpoint: "--refclipscore-url or YARDSTICK_REFCLIPSCORE_URL",
+  },
 };
 
 /** A missing metric: what SEA-HELM class it stands for, and the package names yardstick would find it under. */

@@ -13,8 +13,8 @@ import type { AddressInfo } from "node:net";
 export interface ScoringServerOptions {
   /** Default 0: any free port. */
   port?: number;
-  /** The score of one item (default `metricxStandInScore`). */
-  score?: (item: Record<string, unknown>, metric: string) => number;
+  /** The score of one item (default `standInScore`). */
+  score?: (item: Record<string, unknown>, metric: string) => number | Record<string, number>;
   /** Answer the first N requests with 503 (a server still loading its model). */
   failFirst?: number;
   /** Answer every request with this status and body instead of scores. */
@@ -47,13 +47,41 @@ export interface ScoringServer {
  * bigrams of candidate and reference). Identical texts score 0, texts sharing no bigram 25.
  */
 export function metricxStandInScore(item: Record<string, unknown>): number {
-  const a = bigrams(String(item.candidate ?? ""));
-  const b = bigrams(String(item.reference ?? ""));
-  if (a.size === 0 && b.size === 0) return 0;
+  return round6(25 * (1 - bigramDice(String(item.candidate ?? ""), String(item.reference ?? ""))));
+}
+
+/**
+ * Deterministic RefCLIPScore-like similarities, each 0–1: `ref_similarity` is the best bigram Dice
+ * similarity of the candidate to a reference; `clipscore` is that of the candidate to the image
+ * string's last 64 characters, averaged with 0.5 so it is never 0 (a stand-in for image–text
+ * similarity that depends on both).
+ */
+export function refClipStandInScores(item: Record<string, unknown>): { clipscore: number; ref_similarity: number } {
+  const candidate = String(item.candidate ?? "");
+  const references = Array.isArray(item.references) ? item.references.map(String) : [];
+  const ref = Math.max(0, ...references.map((r) => bigramDice(candidate, r)));
+  const image = String(item.image ?? "");
+  return { clipscore: round6((0.5 + bigramDice(candidate, image.slice(-64))) / 2), ref_similarity: round6(ref) };
+}
+
+/** The default score: RefCLIPScore-like pairs for `metric: "refclipscore"`, else MetricX-like numbers. */
+export function standInScore(item: Record<string, unknown>, metric: string): number | Record<string, number> {
+  return metric === "refclipscore" ? refClipStandInScores(item) : metricxStandInScore(item);
+}
+
+/** Dice similarity of the character-bigram multisets of two texts (1 when both have none). */
+function bigramDice(x: string, y: string): number {
+  const a = bigrams(x);
+  const b = bigrams(y);
+  if (a.size === 0 && b.size === 0) return 1;
   let shared = 0;
   for (const [g, n] of a) shared += Math.min(n, b.get(g) ?? 0);
-  const total = [...a.values(), ...b.values()].reduce((x, y) => x + y, 0);
-  return Math.round(25 * (1 - (2 * shared) / total) * 1e6) / 1e6;
+  const total = [...a.values(), ...b.values()].reduce((p, q) => p + q, 0);
+  return (2 * shared) / total;
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
 }
 
 function bigrams(text: string): Map<string, number> {
@@ -68,7 +96,7 @@ function bigrams(text: string): Map<string, number> {
 
 export async function startScoringServer(options: ScoringServerOptions = {}): Promise<ScoringServer> {
   const stats: ScoringServerStats = { requests: 0, batchSizes: [] };
-  const score = options.score ?? ((item: Record<string, unknown>) => metricxStandInScore(item));
+  const score = options.score ?? standInScore;
   const send = (res: ServerResponse, status: number, body: string): void => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(body);

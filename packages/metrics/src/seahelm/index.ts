@@ -58,6 +58,13 @@ export { rougeL as seahelmRougeL } from "./rouge-l.js";
 export { rougeTokens as seahelmRougeTokens } from "./rouge-tokenize.js";
 export { createSeahelmSummarizationMetric, seahelmSummarizationOptionsSchema } from "./summarization.js";
 export {
+  createSeahelmRefClipScoreMetric,
+  type RefClipScoreItem,
+  type RefClipScorePair,
+  type RefClipScorer,
+  seahelmRefClipScoreOptionsSchema,
+} from "./refclipscore.js";
+export {
   createSeahelmTranslationMetric,
   type MetricxItem,
   type MetricxScorer,
