@@ -11,6 +11,10 @@ export function describeError(err: unknown): string {
     const e = err as NodeJS.ErrnoException;
     if (e.code === "ENOENT") return `error: no such file or folder: ${e.path ?? e.message}`;
     if (e.code === "EACCES") return `error: permission denied: ${e.path ?? e.message}`;
+    // A full disk met outside the run store and the cache (the report, run-stats.json): still no bug.
+    if (e.code === "ENOSPC" || e.code === "EDQUOT" || e.code === "EFBIG") {
+      return `error: ${e.path ?? "a file"}: cannot write: no space left (${e.code}); free some space and run the command again`;
+    }
   }
   const message = err instanceof Error ? err.message : String(err);
   return `error: internal error: ${message} (set YARDSTICK_DEBUG=1 for a stack trace and please report it)`;
