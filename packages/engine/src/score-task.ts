@@ -28,7 +28,9 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
   // The response-evaluation steps of SEA-HELM's guide: handle errors, postprocess, count, score.
   // Inputs are kept as columns (row, prediction, raw text) in dataset order; see `lazyArray`.
   rows.compact();
-  const inputRows: number[] = [];
+  // Row of each input (at most one per row), filled up to `inputCount`.
+  const inputRows = new Uint32Array(rows.length);
+  let inputCount = 0;
   const predictions: unknown[] = [];
   const rawTexts: string[] = [];
   const errorOf = new Map<number, string>();
@@ -63,12 +65,12 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
     } else if (judgements?.some((j) => j.judgement.error !== undefined)) {
       outcome.errors++;
     }
-    if (judgements) judgementsOf!.set(inputRows.length, judgements);
+    if (judgements) judgementsOf!.set(inputCount, judgements);
     let prediction: unknown;
     const raw = turn.text ?? "";
     if (turn.choiceLogprobs) {
       prediction = turn.choiceLogprobs;
-      if (turn.choiceTokenCounts) tokenCountsOf.set(inputRows.length, turn.choiceTokenCounts);
+      if (turn.choiceTokenCounts) tokenCountsOf.set(inputCount, turn.choiceTokenCounts);
     } else {
       let text = turn.error ? "" : raw;
       if (postprocessors.length > 0) {
@@ -86,15 +88,16 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
       }
       prediction = text;
     }
-    if (turn.error) errorOf.set(inputRows.length, turn.error.message);
-    inputRows.push(row);
+    if (turn.error) errorOf.set(inputCount, turn.error.message);
+    inputRows[inputCount++] = row;
     predictions.push(prediction);
     rawTexts.push(raw);
   }
   rows.answers.length = 0;
   rows.judgements = undefined;
   distinctTexts.clear();
-  const inputs = lazyArray<MetricInput>(inputRows.length, (j) => {
+  const inputIds = { count: inputCount, idAt: (j: number) => rows.idAt(inputRows[j]!) };
+  const inputs = lazyArray<MetricInput>(inputCount, (j) => {
     const sample = rows.sampleAt(inputRows[j]!);
     const error = errorOf.get(j);
     const choiceTokenCounts = tokenCountsOf.get(j);
@@ -112,40 +115,10 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
   });
 
   const scores: Record<string, unknown> = {};
-  // Per-sample scores by input position (metrics return them in input order; a map by id otherwise).
-  const perSample = new ScoreColumns(inputRows.length);
-  let positionOf: Map<string, number> | undefined;
-  let mainMetric: { metric: MetricV1; options: Record<string, unknown> } | undefined;
-  // Why a metric left the main score out on purpose (a score needing a model or endpoint not given).
-  let notComputed: string | undefined;
-  try {
-    for (const ref of task.metrics) {
-      const metric = registry.get("metrics", ref.id);
-      const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: deps.seed });
-      if (!mainMetric && task.mainScore in result.scores) mainMetric = { metric, options: ref.options ?? {} };
-      for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
-      if (result.details) {
-        scores[`${ref.id}.details`] = result.details;
-        notComputed ??= notComputedReason(result.details, task.mainScore);
-      }
-      // A name an earlier metric already gave is prefixed with this metric's id.
-      const earlier = new Set(perSample.keys);
-      for (let k = 0; k < result.perSample.length; k++) {
-        const s = result.perSample[k]!;
-        let at = k < inputRows.length && rows.idAt(inputRows[k]!) === s.sampleId ? k : undefined;
-        if (at === undefined) {
-          positionOf ??= new Map(inputRows.map((row, i) => [rows.idAt(row), i]));
-          at = positionOf.get(s.sampleId);
-          if (at === undefined) continue;
-        }
-        for (const key in s.scores) perSample.set(at, earlier.has(key) ? `${ref.id}.${key}` : key, s.scores[key]!);
-      }
-    }
-  } catch (err) {
-    if (!YardstickError.isInstance(err)) throw err;
-    outcome.failure = err.message;
-    deps.log?.(`task ${task.key}: ${err.message}`);
-  }
+  // Per-sample scores by input position, copied out of each metric's result; the metric's own
+  // per-sample objects (~100 bytes a sample) are freed when `computeMetrics` returns.
+  const perSample = new ScoreColumns(inputCount);
+  const { mainMetric, notComputed } = await computeMetrics(deps, task, inputs, inputIds, scores, perSample, outcome);
 
   const main = scores[task.mainScore];
   outcome.main = typeof main === "number" ? main : undefined;
@@ -201,7 +174,7 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
   await store.writeScores(
     task.key,
     (function* (): Generator<ScoreRecord> {
-      for (let k = 0; k < inputRows.length; k++) {
+      for (let k = 0; k < inputCount; k++) {
         yield { sample: rows.idAt(inputRows[k]!), index: rows.indexAt(inputRows[k]!), prediction: predictions[k], scores: perSample.rowAt(k) };
       }
     })(),
@@ -217,4 +190,58 @@ function notComputedReason(details: Record<string, unknown>, scoreName: string):
   if (typeof reasons !== "object" || reasons === null) return undefined;
   const why = (reasons as Record<string, unknown>)[scoreName];
   return typeof why === "string" ? why : undefined;
+}
+
+/**
+ * Runs the task's metrics over the inputs: task scores into `scores` (a name an earlier metric
+ * already gave is prefixed with this metric's id), per-sample scores into `perSample` by input
+ * position. Returns the metric that reports the main score (for its interval) and why the main
+ * score was not computed, when a metric's details say so. A metric that fails with a
+ * YardstickError fails the task (`outcome.failure`), not the run.
+ */
+async function computeMetrics(
+  deps: ScoringDeps,
+  task: TaskSpec,
+  inputs: readonly MetricInput[],
+  inputIds: { count: number; idAt: (j: number) => string },
+  scores: Record<string, unknown>,
+  perSample: ScoreColumns,
+  outcome: TaskOutcome,
+): Promise<{ mainMetric?: { metric: MetricV1; options: Record<string, unknown> }; notComputed?: string }> {
+  let mainMetric: { metric: MetricV1; options: Record<string, unknown> } | undefined;
+  // Why a metric left the main score out on purpose (a score needing a model or endpoint not given).
+  let notComputed: string | undefined;
+  // Metrics return per-sample scores in input order; a map by id only for one that does not.
+  let positionOf: Map<string, number> | undefined;
+  try {
+    for (const ref of task.metrics) {
+      const metric = deps.registry.get("metrics", ref.id);
+      const result = await metric.compute(inputs, ref.options ?? {}, { task, seed: deps.seed });
+      if (!mainMetric && task.mainScore in result.scores) mainMetric = { metric, options: ref.options ?? {} };
+      for (const [k, v] of Object.entries(result.scores)) scores[k in scores ? `${ref.id}.${k}` : k] = v;
+      if (result.details) {
+        scores[`${ref.id}.details`] = result.details;
+        notComputed ??= notComputedReason(result.details, task.mainScore);
+      }
+      const earlier = new Set(perSample.keys);
+      for (let k = 0; k < result.perSample.length; k++) {
+        const s = result.perSample[k]!;
+        let at = k < inputIds.count && inputIds.idAt(k) === s.sampleId ? k : undefined;
+        if (at === undefined) {
+          if (!positionOf) {
+            positionOf = new Map();
+            for (let j = 0; j < inputIds.count; j++) positionOf.set(inputIds.idAt(j), j);
+          }
+          at = positionOf.get(s.sampleId);
+          if (at === undefined) continue;
+        }
+        for (const key in s.scores) perSample.set(at, earlier.has(key) ? `${ref.id}.${key}` : key, s.scores[key]!);
+      }
+    }
+  } catch (err) {
+    if (!YardstickError.isInstance(err)) throw err;
+    outcome.failure = err.message;
+    deps.log?.(`task ${task.key}: ${err.message}`);
+  }
+  return { ...(mainMetric ? { mainMetric } : {}), ...(notComputed !== undefined ? { notComputed } : {}) };
 }

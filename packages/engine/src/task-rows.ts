@@ -1,29 +1,30 @@
 import type { Sample } from "@yardstick/core";
 import type { SampleRecord } from "@yardstick/run-format";
+import { IdIndex, PackedIds } from "./id-index.js";
 import type { KeptJudgement } from "./judgement-records.js";
 import type { TurnState } from "./response-records.js";
 
 /**
  * What scoring holds of a task's samples, as columns rather than an object per sample: a run of a
- * million samples then costs a few pointers and one id string per sample (objects cost 50–150
- * bytes each). `Sample` objects are made on demand (`sampleAt`), and their `raw` row only when read.
+ * million samples then costs a few pointers and ~20 bytes of packed columns per sample (objects
+ * cost 50–150 bytes each). `Sample` objects are made on demand (`sampleAt`), and their `raw` row only when read.
  */
 export class TaskRows {
-  /** Sample ids while rows are added; `compact` packs them into one string (`packedIds`). */
-  private ids: string[] = [];
-  private packedIds = "";
-  private idEnds: Uint32Array | undefined;
+  /** Sample ids, packed as they are added. */
+  private readonly ids = new PackedIds();
   /** Dataset position of each row (the sample record's `index`). */
-  private indexes: number[] | Uint32Array = [];
+  private indexes = new Uint32Array(1024);
   readonly labels: unknown[] = [];
-  private metadata: (Record<string, unknown> | undefined)[] = [];
-  private sparseMetadata: Map<number, Record<string, unknown>> | undefined;
+  /** Metadata of the rows that have any. */
+  private readonly metadata = new Map<number, Record<string, unknown>>();
   /** Which of id/label/metadata the row itself has (bits 1, 2, 4), so `raw` can be rebuilt. */
-  private rawKeys: number[] | Uint8Array = [];
+  private rawKeys = new Uint8Array(1024);
   private count = 0;
+  private compacted = false;
   /** Rows with other members than id/label/metadata keep them here (by row). */
   private readonly rawOther = new Map<number, Record<string, unknown>>();
-  private readonly rowOf = new Map<string, number>();
+  /** Row by sample id (a Map and its key strings cost ~70 bytes an id; this ~12), until `forgetIds`. */
+  private rowOf: IdIndex | undefined = new IdIndex((row, id) => this.ids.matches(row, id));
   /** The final answer of each row: the text alone for the common single-turn answer. */
   readonly answers: (string | TurnState | TurnState[] | undefined)[] = [];
   /** Judged tasks only: the judge and label records of each row that has any, in the order read. */
@@ -34,8 +35,7 @@ export class TaskRows {
   }
 
   idAt(row: number): string {
-    if (!this.idEnds) return this.ids[row]!;
-    return this.packedIds.slice(row === 0 ? 0 : this.idEnds[row - 1]!, this.idEnds[row]!);
+    return this.ids.at(row);
   }
 
   indexAt(row: number): number {
@@ -43,47 +43,36 @@ export class TaskRows {
   }
 
   private metadataAt(row: number): Record<string, unknown> | undefined {
-    return this.sparseMetadata ? this.sparseMetadata.get(row) : this.metadata[row];
+    return this.metadata.get(row);
   }
 
   /**
-   * Packs the columns once every row is added and answers are attached: the ids into one string
-   * with end offsets (a million ids: ~10 MB instead of ~40 MB), positions and raw-key bits into
-   * typed arrays, metadata into a map of the rows that have any.
+   * Ends adding rows. Every column is already packed as rows are added (ids in blocks, positions and
+   * raw-key bits in typed arrays, metadata by the rows that have any), so a million samples cost
+   * ~40 bytes each while the sample records are read, which is where scoring used to peak.
    */
   compact(): void {
-    if (this.idEnds) return;
-    const ends = new Uint32Array(this.count);
-    let end = 0;
-    for (let row = 0; row < this.count; row++) {
-      end += this.ids[row]!.length;
-      ends[row] = end;
-    }
-    this.packedIds = this.ids.join("");
-    this.idEnds = ends;
-    this.ids = [];
-    this.indexes = Uint32Array.from(this.indexes);
-    this.rawKeys = Uint8Array.from(this.rawKeys);
-    const sparse = new Map<number, Record<string, unknown>>();
-    this.metadata.forEach((m, row) => {
-      if (m !== undefined) sparse.set(row, m);
-    });
-    this.sparseMetadata = sparse;
-    this.metadata = [];
+    this.compacted = true;
   }
 
   /** Adds a sample record; false when the sample is already there (a resumed run wrote it twice). */
   add(rec: SampleRecord, intern: (s: string) => string): boolean {
-    if (this.idEnds) throw new Error("TaskRows: rows cannot be added after compact()");
-    if (this.rowOf.has(rec.sample)) return false;
+    if (this.compacted) throw new Error("TaskRows: rows cannot be added after compact()");
+    if (!this.rowOf) throw new Error("TaskRows: rows cannot be added after forgetIds()");
+    if (this.rowOf.get(rec.sample) !== undefined) return false;
     const row = this.count++;
-    this.rowOf.set(rec.sample, row);
     this.ids.push(rec.sample);
-    (this.indexes as number[]).push(rec.index);
+    this.rowOf.add(row, rec.sample);
+    if (row === this.indexes.length) {
+      this.indexes = grown(this.indexes, new Uint32Array(2 * row));
+      this.rawKeys = grown(this.rawKeys, new Uint8Array(2 * row));
+    }
+    this.indexes[row] = rec.index;
     const { id, label: rawLabel, metadata: rawMetadata, ...other } = rec.raw;
     const label = rec.labelInRaw ? rawLabel : rec.label;
     this.labels.push(typeof label === "string" ? intern(label) : label);
-    this.metadata.push(rec.metadataInRaw ? (rawMetadata as Record<string, unknown> | undefined) : rec.metadata);
+    const metadata = rec.metadataInRaw ? (rawMetadata as Record<string, unknown> | undefined) : rec.metadata;
+    if (metadata !== undefined) this.metadata.set(row, metadata);
     let keys = 0;
     if ("id" in rec.raw) keys |= 1;
     if ("label" in rec.raw) keys |= 2;
@@ -98,19 +87,19 @@ export class TaskRows {
     } else if (Object.keys(other).length > 0) {
       this.rawOther.set(row, other);
     }
-    (this.rawKeys as number[]).push(keys);
+    this.rawKeys[row] = keys;
     this.answers.push(undefined);
     return true;
   }
 
   /** Drops the id → row index once answers are attached. */
   forgetIds(): void {
-    this.rowOf.clear();
+    this.rowOf = undefined;
   }
 
   /** The row of a sample id, or undefined. */
   rowOfSample(id: string): number | undefined {
-    return this.rowOf.get(id);
+    return this.rowOf?.get(id);
   }
 
   /** Row numbers in dataset order. */
@@ -145,6 +134,12 @@ export class TaskRows {
 }
 
 const NO_PROMPTS: Record<string, unknown>[] = [];
+
+/** `into` (a larger typed array) with `from`'s values at its start. */
+function grown<T extends Uint32Array | Uint8Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
+}
 
 /**
  * The final state of a row: its last turn's answer, or the first failed turn's error; undefined
