@@ -18,6 +18,7 @@ import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { examplesFor, loadExamplePool } from "./fewshot-examples.js";
 import { forEachConcurrent } from "./pool.js";
+import { checkTasksBeforeRequests } from "./preflight.js";
 import { type ProgressReporter, silentProgress } from "./progress.js";
 import { endpointReading, limiterReading } from "./progress-stats.js";
 import type { RequestCache } from "./request-cache.js";
@@ -99,6 +100,15 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   let loglikelihoodScored = false;
   // Requests with `stopAtFirst` (SEA-HELM base models) are answered in two passes, stored as one answer.
   const asker: AskDeps = { model: withTwoPassGeneration(model), identity, store, cache: settings.cache, failFast, progress };
+  // Labels and main scores are checked before the first request, not found by scoring after the last.
+  await checkTasksBeforeRequests({
+    tasks: settings.tasks,
+    registry,
+    ...(settings.baseDir !== undefined ? { baseDir: settings.baseDir } : {}),
+    ...(settings.limit !== undefined ? { limit: settings.limit } : {}),
+    ...(settings.shard ? { shard: settings.shard } : {}),
+    signal: stop.signal,
+  });
   progress.plan?.(settings.tasks.length);
   // In batch mode the provider's limiter sees no request: the display counts the requests waiting in batches.
   progress.watchConcurrency?.(settings.batchApi ? undefined : limiterReading(model));

@@ -169,13 +169,29 @@ describe("failures that would spoil the whole run", () => {
     }
   });
 
-  it("a misspelt main score fails the task instead of leaving it without a score", async () => {
-    const tasks = makeSentimentTask(4);
-    const file = join(tasks, "toy", "config.yaml");
-    writeFileSync(file, readFileSync(file, "utf8").replace("metric: normalized_accuracy", "metric: normalised_accuracy"));
-    const io = captureIO(env());
-    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(tasks, "r")], io)).toBe(1);
-    expect(io.err()).toMatch(/task toy\/en could not be scored: its metrics report no "normalised_accuracy".*normalized_accuracy/);
+  it("a misspelt main score or a row without a label stops the run before its first request", async () => {
+    const server = await startDevServer({ port: 0, policy: "echo" });
+    try {
+      const misspelt = makeSentimentTask(4);
+      const config = join(misspelt, "toy", "config.yaml");
+      writeFileSync(config, readFileSync(config, "utf8").replace("metric: normalized_accuracy", "metric: normalised_accuracy"));
+      const unlabelled = makeSentimentTask(40);
+      const data = join(unlabelled, "toy", "data", "test.jsonl");
+      writeFileSync(data, readFileSync(data, "utf8").replace(',"label":"Positive"}\n{"id":"s4"', '}\n{"id":"s4"'));
+      for (const [tasks, message] of [
+        [misspelt, /config\.yaml toy\.metric: task toy\/en: its metrics report no "normalised_accuracy" \(the config's main score\); they report: .*normalized_accuracy.* \(checked before any request was sent\)/],
+        [unlabelled, /test\.jsonl: task toy\/en: sample s3 \(row 4\) has no label, which its metric needs \(metric seahelm-f1acc: .*\); give it its label or remove the row/],
+      ] as const) {
+        const io = captureIO(env());
+        const args = ["run", tasks, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", join(tasks, "r")];
+        expect(await main(args, io)).toBe(1);
+        expect(io.err()).toMatch(message);
+        noStack(io.err());
+      }
+      expect(server.stats().requests["/v1/chat/completions"] ?? 0).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it("a template key missing from a row names the task, the sample and the file", async () => {

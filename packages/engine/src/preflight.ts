@@ -1,0 +1,91 @@
+import { ConfigError, DataLoadError, type MetricInput, type MetricV1, type Registry, type Sample, type TaskSpec } from "@yardstick/core";
+import type { Shard } from "@yardstick/run-format";
+import { inShard } from "./shard.js";
+
+export interface PreflightSettings {
+  tasks: readonly TaskSpec[];
+  registry: Registry;
+  baseDir?: string;
+  limit?: number;
+  shard?: Shard;
+  signal?: AbortSignal;
+}
+
+/**
+ * What the generate stage checks before its first request, so that a mistake scoring would only
+ * find after every request was paid for stops the run at once instead. Each task's metrics score a
+ * trial answer ("") to one sample with a label and, when there is one, the first sample without:
+ * - a sample without a label that the metrics refuse, while they take a labelled one, is named;
+ * - a main score (the config's `metric:`) the metrics do not report is named.
+ * Judged and loglikelihood tasks are left out (their metrics need judgements or option scores), and
+ * so are metrics that read the prompts (they call a scoring model). A metric that refuses the
+ * labelled trial too says nothing either way.
+ */
+export async function checkTasksBeforeRequests(settings: PreflightSettings): Promise<void> {
+  for (const task of settings.tasks) {
+    if (settings.signal?.aborted) return;
+    if (task.judge || task.mode === "loglikelihood" || task.metrics.length === 0) continue;
+    const { labelled, unlabelled } = await firstSamples(task, settings);
+    if (!labelled) continue;
+    const trial = await trialScores(task, labelled, settings.registry);
+    if (trial === undefined || "refused" in trial) continue;
+    if (unlabelled) {
+      const without = await trialScores(task, unlabelled.sample, settings.registry);
+      if (without !== undefined && "refused" in without) {
+        const path = task.data.options?.path;
+        throw new DataLoadError(
+          `task ${task.key}: sample ${unlabelled.sample.id} (row ${unlabelled.index + 1}) has no label, which its metric needs (${without.refused}); give it its label or remove the row (checked before any request was sent)`,
+          typeof path === "string" ? { file: path } : {},
+        );
+      }
+    }
+    if (!trial.keys.has(task.mainScore)) {
+      throw new ConfigError(
+        `task ${task.key}: its metrics report no "${task.mainScore}" (the config's main score); they report: ${[...trial.keys].join(", ") || "nothing"} (checked before any request was sent)`,
+        { ...(task.source?.file ? { file: task.source.file } : {}), keyPath: [task.name, "metric"] },
+      );
+    }
+  }
+}
+
+/** The first selected sample with a label and the first without one (streaming stops once both are found). */
+async function firstSamples(task: TaskSpec, settings: PreflightSettings): Promise<{ labelled?: Sample; unlabelled?: { sample: Sample; index: number } }> {
+  const loader = settings.registry.get("dataloaders", task.data.id);
+  const { limit, shard } = settings;
+  let labelled: Sample | undefined;
+  let unlabelled: { sample: Sample; index: number } | undefined;
+  let index = 0;
+  const ctx = { baseDir: settings.baseDir, task, ...(settings.signal ? { signal: settings.signal } : {}) };
+  for await (const sample of loader.load(task.data.options ?? {}, ctx)) {
+    if (limit !== undefined && index >= limit) break;
+    const at = index++;
+    if (shard && !inShard(task.key, sample.id, shard)) continue;
+    if (sample.label === undefined || sample.label === null) unlabelled ??= { sample, index: at };
+    else labelled ??= sample;
+    if (labelled && unlabelled) break;
+  }
+  return { ...(labelled ? { labelled } : {}), ...(unlabelled ? { unlabelled } : {}) };
+}
+
+/** The numeric score keys the task's metrics report for an empty answer to `sample`, why one refused it, or undefined (not tried). */
+async function trialScores(task: TaskSpec, sample: Sample, registry: Registry): Promise<{ keys: Set<string> } | { refused: string } | undefined> {
+  const input: MetricInput = { sampleId: sample.id, prediction: "", reference: sample.label, rawResponse: "", sample };
+  const keys = new Set<string>();
+  for (const ref of task.metrics) {
+    const options = ref.options ?? {};
+    let metric: MetricV1;
+    try {
+      metric = registry.get("metrics", ref.id, options);
+    } catch {
+      return undefined; // a missing metric is reported by the runner's own check
+    }
+    if (metric.readsPrompts) return undefined;
+    try {
+      const result = await metric.compute([input], options, { task, seed: 1234 });
+      for (const [key, value] of Object.entries(result.scores)) if (typeof value === "number") keys.add(key);
+    } catch (err) {
+      return { refused: `metric ${ref.id}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+  return { keys };
+}
