@@ -1,9 +1,7 @@
 import { DataLoadError } from "@yardstick/core";
 import { z } from "zod";
 import { COLORS, SHAPE_KINDS, SIZES } from "./constants.js";
-import type { CanvasRecord } from "./generate.js";
-import { jsonString } from "./json-text.js";
-import { shapeFromJson, shapeToJson, type Shape } from "./shape.js";
+import { shapeFromJson, type Shape } from "./shape.js";
 
 const shapeJsonSchema = z.object({
   shape: z.enum(SHAPE_KINDS),
@@ -47,45 +45,5 @@ export function canvasShapes(file: OriginalFile): Shape[] {
   return file.canvas.map((s) => shapeFromJson({ ...s, center: [s.center[0], s.center[1]] }));
 }
 
-/** The JSON document of an original data file, keys in upstream's order. */
-export function toOriginalJson(record: CanvasRecord): { canvas: unknown[]; descriptions: Record<string, string>; questions: Record<string, unknown> } {
-  return { canvas: record.shapes.map(shapeToJson), descriptions: record.descriptions, questions: record.questions };
-}
-
-/**
- * `JSON.stringify(toOriginalJson(record), null, 4)` written out directly (same bytes, several
- * times faster; tested); this is the hot path of the `original` layout. Plain loops and strings
- * checked before escaping: generated text never needs it.
- */
-export function originalJsonText(record: CanvasRecord): string {
-  const I1 = "\n    ";
-  const I2 = "\n        ";
-  const I3 = "\n            ";
-  const I4 = "\n                ";
-  const shapes = record.shapes;
-  let out = `{${I1}"canvas": [`;
-  for (let k = 0; k < shapes.length; k++) {
-    const s = shapes[k]!;
-    out +=
-      `${k === 0 ? "" : ","}${I2}{${I3}"shape": ${jsonString(s.kind)},${I3}"color": ${jsonString(s.color)},${I3}"size": ${jsonString(s.size)},` +
-      `${I3}"center": [${I4}${s.center[0]},${I4}${s.center[1]}${I3}]${I2}}`;
-  }
-  out += `${shapes.length === 0 ? "]" : `${I1}]`},${I1}"descriptions": {`;
-  let k = 0;
-  for (const key in record.descriptions) {
-    out += `${k++ === 0 ? "" : ","}${I2}${jsonString(key)}: ${jsonString(record.descriptions[key]!)}`;
-  }
-  out += `${k === 0 ? "}" : `${I1}}`},${I1}"questions": {`;
-  k = 0;
-  for (const task in record.questions) {
-    const qa = record.questions[task as keyof typeof record.questions]!;
-    out += `${k++ === 0 ? "" : ","}${I2}${jsonString(task)}: [`;
-    for (let j = 0; j < qa.length; j++) {
-      const [question, answer] = qa[j]!;
-      out += `${j === 0 ? "" : ","}${I3}[${I4}${jsonString(question)},${I4}${typeof answer === "number" ? JSON.stringify(answer) : jsonString(answer)}${I3}]`;
-    }
-    out += qa.length === 0 ? "]" : `${I2}]`;
-  }
-  out += `${k === 0 ? "}" : `${I1}}`}\n}`;
-  return out;
-}
+// Writing original files needs no zod: the writer lives in original-json.ts (loaded by worker threads).
+export { originalJsonText, toOriginalJson } from "./original-json.js";

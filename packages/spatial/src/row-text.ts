@@ -2,8 +2,7 @@ import type { DescriptionType, TaskName } from "./constants.js";
 import type { CanvasRecord, ResolvedOptions } from "./generate.js";
 import { jsonBody } from "./json-text.js";
 import { imageDescription } from "./prompts.js";
-import { IMAGE_TASKS, itemId, TASK_DESCRIPTIONS, withFewshot } from "./rows.js";
-import { seahelmTaskKey } from "./seahelm-config.js";
+import { IMAGE_TASKS, itemId, seahelmTaskKey, TASK_DESCRIPTIONS, withFewshot } from "./rows.js";
 import type { QA } from "./tasks/types.js";
 
 /** One JSONL line of a SEA-HELM/UltraEval data file, and the file it belongs to. */

@@ -80,3 +80,8 @@ export function itemsOf(
   }
   return out;
 }
+
+/** The SEA-HELM task key of a spatial task (its image variant ends in -image); also its data file name. */
+export function seahelmTaskKey(task: TaskName, image: boolean): string {
+  return `spatial-${task.replaceAll("_", "-")}${image ? "-image" : ""}`;
+}

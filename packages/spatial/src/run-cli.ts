@@ -1,10 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type CliCommandSpec, ConfigError, DataLoadError, defineFlags, formatCommandHelp, formatCommandsHelp, helpWidth, parseArgsErrorMessage, parseArgsOptions, YardstickError } from "@yardstick/core";
-import { auditDirectory, formatAuditReport } from "./audit.js";
 import { TASK_NAMES, type TaskName } from "./constants.js";
-import { describeCanvas } from "./describe.js";
-import { canvasShapes, parseOriginalFile } from "./original-format.js";
 import { type OutputFormat, writeDataset } from "./write-dataset.js";
 
 export interface CliIo {
@@ -129,6 +126,8 @@ async function describe(argv: string[], io: CliIo): Promise<number> {
   // The original files are compat-mode text; `--mode fixed` describes files this port wrote in fixed mode.
   const mode = oneOf("mode", values.mode, ["fixed", "compat"] as const, "compat");
   if (positionals.length === 0) throw new UsageError("describe needs at least one FILE");
+  // Loaded per subcommand: zod (file validation) is not needed to generate.
+  const [{ describeCanvas }, { canvasShapes, parseOriginalFile }] = await Promise.all([import("./describe.js"), import("./original-format.js")]);
   for (const file of positionals) {
     let text: string;
     try {
@@ -151,6 +150,7 @@ async function describe(argv: string[], io: CliIo): Promise<number> {
 async function audit(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: { ...parseArgsOptions(AUDIT_FLAGS), json: { type: "boolean", default: false } }, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError("audit needs exactly one DIR");
+  const { auditDirectory, formatAuditReport } = await import("./audit.js");
   const report = await auditDirectory(positionals[0]!);
   io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatAuditReport(report));
   return 0;

@@ -1,12 +1,12 @@
 import { stringify } from "yaml";
 import type { TaskName } from "./constants.js";
 import { promptTemplate } from "./prompts.js";
+import { seahelmTaskKey } from "./rows.js";
 
 export const SPATIAL_METRIC_IDS = ["spatial-lenient", "spatial-strict"] as const;
 
-export function seahelmTaskKey(task: TaskName, image: boolean): string {
-  return `spatial-${task.replaceAll("_", "-")}${image ? "-image" : ""}`;
-}
+// Lives with the rows (which name their data files by it), so writing rows does not load yaml.
+export { seahelmTaskKey } from "./rows.js";
 
 export interface ConfigTask {
   task: TaskName;

@@ -7,12 +7,12 @@ import { SpatialGenerationError } from "./errors.js";
 import { type FileSink, syncFileSink, threadFileSink, threadFileSinkAvailable } from "./file-writer.js";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
 import { type CanvasRecord, generateCanvas, optionsFingerprint, type ResolvedOptions, resolveOptions } from "./generate.js";
-import { originalJsonText } from "./original-format.js";
+import { originalJsonText } from "./original-json.js";
 import { renderPng } from "./render/png.js";
 import { renderSvg } from "./render/svg.js";
 import { rowLines } from "./row-text.js";
 import type { SpatialItem } from "./rows.js";
-import { type ConfigTask, seahelmConfigYaml } from "./seahelm-config.js";
+import type { ConfigTask } from "./seahelm-config.js";
 
 export type OutputFormat = "original" | "seahelm" | "ultraeval";
 
@@ -313,6 +313,8 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
   }
 
   if (format === "seahelm") {
+    // Loaded here only: yaml is not needed to generate (nor by worker threads).
+    const { seahelmConfigYaml } = await import("./seahelm-config.js");
     // Config tasks in upstream task order, text before image.
     const ordered = [...configTasks.values()].sort(
       (a, b) => TASK_NAMES.indexOf(a.task) - TASK_NAMES.indexOf(b.task) || Number(a.image) - Number(b.image),
