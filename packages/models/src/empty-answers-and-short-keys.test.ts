@@ -8,6 +8,7 @@ import type { ModelRequest } from "@yardstick/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScrubber, ModelCallError } from "./model-call-error.js";
 import { createOpenAICompatible } from "./openai-compatible.js";
+import { fastChatResponse, noContentProblem } from "./wire-format.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -78,6 +79,19 @@ describe("openai-compatible: content: null", () => {
     closers.push(() => thinking.close());
     const r = await thinking.generate(ask);
     expect(r).toMatchObject({ text: "", reasoningContent: "let me think", finishReason: "length" });
+  });
+});
+
+describe("noContentProblem (shared by the online provider and the batch client)", () => {
+  it("names a reply without content, tool call or reasoning, and lets every other reply through", () => {
+    const check = (message: Record<string, unknown>) => {
+      const body = reply(message);
+      return noContentProblem(body, fastChatResponse(body)!);
+    };
+    expect(check({ content: null })).toBe('the answer has no content (content: null, no tool call; finish_reason "stop")');
+    expect(check({ content: "" })).toBeUndefined();
+    expect(check({ content: "Positive" })).toBeUndefined();
+    expect(check({ content: null, reasoning: "thinking" })).toBeUndefined();
   });
 });
 

@@ -16,7 +16,7 @@ import { parseSettings } from "./config-error.js";
 import { ModelCallError } from "./model-call-error.js";
 import { openAIRequestBody } from "./openai-request-body.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
-import { chatResponseSchema, completionResponseSchema, fastChatResponse, toChatResponse, toCompletionResponse } from "./wire-format.js";
+import { chatResponseSchema, completionResponseSchema, fastChatResponse, noContentProblem, toChatResponse, toCompletionResponse } from "./wire-format.js";
 
 /** OpenAI's limits on one batch input file (the public Batch API reference). */
 export const OPENAI_BATCH_LIMITS = { maxRequests: 50_000, maxBytes: 200 * 1024 * 1024 };
@@ -90,7 +90,10 @@ export function createOpenAIBatchClient(settings: OpenAICompatibleSettings, opti
 
   function decode(endpoint: string | undefined, body: unknown): ModelResponse {
     if (endpoint?.endsWith("/completions") && !endpoint.endsWith("/chat/completions")) return toCompletionResponse(completionResponseSchema.parse(body));
-    return fastChatResponse(body) ?? toChatResponse(chatResponseSchema.parse(body));
+    const response = fastChatResponse(body) ?? toChatResponse(chatResponseSchema.parse(body));
+    const problem = noContentProblem(body, response);
+    if (problem !== undefined) throw new Error(problem);
+    return response;
   }
 
   function resultOf(batch: BatchObject, json: Record<string, any>): BatchResult {

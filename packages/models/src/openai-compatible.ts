@@ -35,7 +35,7 @@ import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from ".
 import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
 import { openAIChatFields, openAISamplingFields } from "./openai-request-body.js";
 import { MalformedToolCall } from "./tool-params.js";
-import { chatResponseSchema, completionResponseSchema, fastChatResponse, toChatResponse, toCompletionResponse } from "./wire-format.js";
+import { chatResponseSchema, completionResponseSchema, fastChatResponse, noContentProblem, toChatResponse, toCompletionResponse } from "./wire-format.js";
 
 export interface OpenAICompatibleProvider extends ModelProviderV1 {
   readonly id: "openai-compatible";
@@ -110,29 +110,11 @@ const decodeChatWithZod = withSchema(chatResponseSchema, toChatResponse);
 const decodeChat: Decode<ModelResponse> = (json) => {
   const value = fastChatResponse(json);
   const decoded: Parsed<ModelResponse> | Failure = value !== undefined ? { parsed: true, value } : decodeChatWithZod(json);
-  if (decoded.parsed === true && answersNothing(json, decoded.value)) return nullContentFailure(json);
+  const problem = decoded.parsed === true ? noContentProblem(json, decoded.value) : undefined;
+  // No answer at all: what the same request would most likely produce again, so (like a wrong shape) not retried.
+  if (problem !== undefined) return { kind: "invalid-response", retryable: false, message: problem };
   return decoded;
 };
-
-/**
- * `content: null` with no tool call and no reasoning is no answer at all (a server fault, a filter),
- * not an empty one: scored as "" it would pass for a wrong answer.
- */
-function answersNothing(json: unknown, response: ModelResponse): boolean {
-  if (response.text !== "" || response.toolCalls !== undefined || response.reasoningContent !== undefined) return false;
-  const message = (json as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message;
-  return message !== undefined && (message.content === null || message.content === undefined);
-}
-
-function nullContentFailure(json: unknown): Failure {
-  const choice = (json as { choices: { finish_reason?: unknown; message: { refusal?: unknown } }[] }).choices[0]!;
-  const refusal = typeof choice.message.refusal === "string" ? `; refusal: ${JSON.stringify(choice.message.refusal.slice(0, 200))}` : "";
-  return {
-    kind: "invalid-response",
-    retryable: false,
-    message: `the answer has no content (content: null, no tool call; finish_reason ${JSON.stringify(choice.finish_reason ?? null)}${refusal})`,
-  };
-}
 
 /** A 2xx body: valid JSON of the expected shape, or the failure it is. */
 function parseBody<V>(text: string, decode: Decode<V>): Parsed<V> | Failure {

@@ -213,3 +213,17 @@ export function fastChatResponse(json: unknown): ModelResponse | undefined {
   if (typeof reasoning === "string") choice.reasoningContent = reasoning;
   return response([choice], usage, model);
 }
+
+/**
+ * Why a chat reply is no answer at all: `content: null` with no tool call and no reasoning (a server
+ * fault, a filter, a refusal), which taken as "" would pass for a wrong answer. Undefined for a reply
+ * that answers (an empty string included).
+ */
+export function noContentProblem(json: unknown, response: ModelResponse): string | undefined {
+  if (response.text !== "" || response.toolCalls !== undefined || response.reasoningContent !== undefined) return undefined;
+  const choice = (json as { choices?: { finish_reason?: unknown; message?: { content?: unknown; refusal?: unknown } }[] }).choices?.[0];
+  const message = choice?.message;
+  if (message === undefined || (message.content !== null && message.content !== undefined)) return undefined;
+  const refusal = typeof message.refusal === "string" ? `; refusal: ${JSON.stringify(message.refusal.slice(0, 200))}` : "";
+  return `the answer has no content (content: null, no tool call; finish_reason ${JSON.stringify(choice?.finish_reason ?? null)}${refusal})`;
+}
