@@ -1,0 +1,77 @@
+/**
+ * Issue #13 (a) at CI scale: a run killed with SIGKILL at several random moments and restarted each
+ * time finishes with every answer, never asks again for an answer it stored, and re-sends in all at
+ * most the requests that were in flight at the kills. (bench/resume does the same with 72 kills.)
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { mulberry32 } from "@yardstick/core";
+import { startDevServer } from "@yardstick/testing";
+import { describe, expect, it } from "vitest";
+import { makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+const CONCURRENCY = 4;
+const KILLS = 4;
+
+/** The answered records of the store (a line torn by the kill is skipped: it is cut on resume). */
+function answered(path: string): { sample: string; promptHash: string }[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .flatMap((l) => {
+      try {
+        const r = JSON.parse(l);
+        return r.status === "ok" ? [r] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+describe("resume after several kill -9 at random moments", () => {
+  it("finishes with every answer; re-sent requests are at most those in flight at the kills", async () => {
+    const server = await startDevServer({ port: 0, latencyMs: 5, policy: (req) => toyAnswer(req.lastUserText) });
+    try {
+      const total = 300;
+      const tasks = makeSentimentTask(total);
+      const out = join(tasks, "run");
+      const responses = join(out, "responses.jsonl");
+      const args = [cli, "run", tasks, "--model", "openai-compatible:toy", "--base-url", `${server.url}/v1`, "--out", out];
+      args.push("--concurrency", String(CONCURRENCY), "--no-cache", "--quiet");
+      const env = { ...process.env, YARDSTICK_CACHE_DIR: mkdtempSync(join(tmpdir(), "ys-cache-")) };
+      const random = mulberry32(13);
+      // Sends of each prompt once its answer was stored: they must not grow afterwards.
+      const sendsWhenStored = new Map<string, number>();
+      for (let kill = 0; kill < KILLS; kill++) {
+        const before = answered(responses).length;
+        // Kill once 10 to 50 more answers are stored: a random moment with requests in flight.
+        const target = before + 10 + Math.floor(random() * 40);
+        const child = spawn(process.execPath, args, { env, stdio: "ignore" });
+        const exited = new Promise((resolve) => child.on("exit", resolve));
+        const deadline = Date.now() + 30_000;
+        while (answered(responses).length < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        child.kill("SIGKILL");
+        await exited;
+        const stats = server.stats();
+        for (const r of answered(responses)) sendsWhenStored.set(r.promptHash, sendsWhenStored.get(r.promptHash) ?? stats.byPromptHash[r.promptHash] ?? 0);
+      }
+      expect(answered(responses).length).toBeLessThan(total);
+      const last = spawn(process.execPath, args, { env, stdio: "ignore" });
+      expect(await new Promise((resolve) => last.on("exit", resolve))).toBe(0);
+
+      const stats = server.stats();
+      for (const [hash, sends] of sendsWhenStored) expect(stats.byPromptHash[hash], hash).toBe(sends);
+      expect(new Set(answered(responses).map((r) => r.sample)).size).toBe(total);
+      const sent = stats.requests["/v1/chat/completions"] ?? 0;
+      expect(sent - total).toBeLessThanOrEqual(KILLS * CONCURRENCY);
+      const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+      expect(results.en.nlu.toy.normalized_accuracy).toBe(100);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
