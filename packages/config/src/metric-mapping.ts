@@ -30,8 +30,16 @@ const METRIC_IDS: Record<string, string> = {
   LiveCodeBenchMetric: "seahelm-livecodebench",
 };
 
+/**
+ * SEA-HELM has two classes named `IFEvalMetric`: the multilingual one (`instruction_following`) and
+ * google's English IFEval (`english_evals/ifeval/ifeval.py`), which reports other scores. The
+ * metric file tells them apart; both live in @yardstick/metric-ifeval.
+ */
+const ENGLISH_IFEVAL_FILE = /(^|\/)english_evals\/ifeval\//;
+
 /** The metric id for a class; unknown classes become `seahelm:<ClassName>` (the runner reports them as missing). */
-export function metricIdForClass(metricClass: string): string {
+export function metricIdForClass(metricClass: string, metricFile?: string): string {
+  if (metricClass === "IFEvalMetric" && metricFile !== undefined && ENGLISH_IFEVAL_FILE.test(metricFile)) return "ifeval:en";
   return METRIC_IDS[metricClass] ?? judgedMetricFor(metricClass)?.metric ?? `seahelm:${metricClass}`;
 }
 

@@ -204,7 +204,7 @@ function buildSpec(
   for (const [key, option] of Object.entries(METRIC_SWITCHES)) if (config[key] !== undefined) metricOptions[option] = config[key];
   // A judged metric class: the judge stage judges the answers, and the metric scores the judgements.
   const judge = judgeSpecFor(config, diagnostics, [task.key]);
-  let metrics: PluginRef[] = [{ id: metricIdForClass(metricClass), options: metricOptions }];
+  let metrics: PluginRef[] = [{ id: metricIdForClass(metricClass, config.metric_file), options: metricOptions }];
   const mode = answerTagMode(metricClass, tag);
   let postprocessors: PluginRef[] = [
     { id: "seahelm-answer-tag", options: { tag: tag ?? "", mode, ...(mode === "none" ? {} : answerTagExtraOptions(metricClass)) } },
@@ -329,6 +329,8 @@ const EXAMPLES_MATCH: Record<string, readonly string[]> = {
 const HF_VISION_DATA: Record<string, (taskKey: string) => Record<string, unknown>> = {
   MathVisionDataloader: (key) => ({ split: key.replace(/^mathvision_/, "") === "mini" ? "testmini" : "test", rowFormat: "mathvision" }),
   BabyVisionDataloader: () => ({ split: "train", rowFormat: "babyvision" }),
+  // google/IFEval: one "train" split in the default config, rows reshaped as upstream's map_columns.
+  IFEvalDataloader: () => ({ split: "train", rowFormat: "ifeval" }),
 };
 
 function visionDataRef(ref: PluginRef, dataloaderClass: string | undefined, taskKey: string): PluginRef {

@@ -7,7 +7,7 @@
  */
 import { DataLoadError } from "@yardstick/core";
 
-export const HUB_ROW_FORMATS = ["seahelm", "mathvision", "babyvision"] as const;
+export const HUB_ROW_FORMATS = ["seahelm", "mathvision", "babyvision", "ifeval"] as const;
 export type HubRowFormat = (typeof HUB_ROW_FORMATS)[number];
 
 export interface RowWhere {
@@ -74,9 +74,29 @@ function babyVisionRow(row: Record<string, unknown>, where: RowWhere): Record<st
   };
 }
 
+/**
+ * google/IFEval (`IFEvalDataloader`): the prompt as `text`, the instruction ids in the metadata, the
+ * per-instruction `kwargs` list kept as a column. Upstream corrects row 1174 (its letter-frequency
+ * instruction has no relation) to "at least"; so is it here.
+ */
+function googleIfevalRow(row: Record<string, unknown>, where: RowWhere): Record<string, unknown> {
+  const key = column(row, "key", where);
+  let kwargs = list(row, "kwargs", where);
+  if (key === 1174 && typeof kwargs[0] === "object" && kwargs[0] !== null) {
+    kwargs = [{ ...(kwargs[0] as Record<string, unknown>), let_relation: "at least" }, ...kwargs.slice(1)];
+  }
+  return {
+    id: key,
+    prompts: [{ text: column(row, "prompt", where) }],
+    metadata: { language: "en", instruction_id_list: list(row, "instruction_id_list", where) },
+    kwargs,
+  };
+}
+
 /** The row in SEA-HELM's shape (`prompts`, `label`, `images`, ...). */
 export function toSeaHelmShape(row: Record<string, unknown>, format: HubRowFormat, where: RowWhere): Record<string, unknown> {
   if (format === "mathvision") return mathVisionRow(row, where);
   if (format === "babyvision") return babyVisionRow(row, where);
+  if (format === "ifeval") return googleIfevalRow(row, where);
   return row;
 }
