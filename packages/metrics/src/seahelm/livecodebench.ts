@@ -3,8 +3,8 @@
  * problem's public and private tests (all must pass; the first failure ends the sample).
  *
  * Each test runs in its own `python3` process through the function_execution runner (fresh
- * temporary directory, stripped environment, reliability guard, time limit with a hard kill; see
- * ultraeval/function-execution.ts for what it does not enforce: network and memory):
+ * temporary directory, stripped environment, reliability guard, time limit with a hard kill, no
+ * network, memory limit; see ultraeval/function-execution.ts for what is and is not isolated):
  * - stdin/stdout problems: the test input is the program's `sys.stdin` (a StringIO, as upstream) and
  *   the trimmed stdout must equal the trimmed expected output;
  * - functional problems (`func_name`): the code's `Solution().<func_name>` (or the function itself
@@ -25,7 +25,7 @@ import type { MetricContext, MetricInput, MetricResult, MetricV1 } from "@yardst
 import { pyStrip } from "@yardstick/core";
 import { z } from "zod";
 import { schemaOptionsCheck } from "../options-check.js";
-import { type ExecutionStatus, mapLimit, runPythonScript } from "../ultraeval/function-execution.js";
+import { type ExecutionStatus, mapLimit, runPythonScript, sandboxOptionsShape, sandboxRunOptions } from "../ultraeval/function-execution.js";
 import { predictionText, requireSamples } from "./common.js";
 import { type LiveCodeBenchTest, liveCodeBenchProblem } from "./livecodebench-tests.js";
 import { parseOptions } from "./options.js";
@@ -43,6 +43,8 @@ export const seahelmLiveCodeBenchOptionsSchema = z.strictObject({
   concurrency: z.number().int().positive().max(64).optional(),
   /** Read expected outputs as Python source and input lines with ast.literal_eval only, as upstream. */
   upstreamPythonLiterals: z.boolean().default(false),
+  /** `memoryLimitMb` (2048) and `requireIsolation` (false), as function_execution. */
+  ...sandboxOptionsShape,
 });
 export type LiveCodeBenchOptions = z.infer<typeof seahelmLiveCodeBenchOptionsSchema>;
 
@@ -119,8 +121,8 @@ export interface TestOutcome {
   failure?: { test: number; status: ExecutionStatus | "wrong output" };
 }
 
-async function runTests(code: string, funcName: string | null, tests: readonly LiveCodeBenchTest[], o: LiveCodeBenchOptions, signal?: AbortSignal): Promise<TestOutcome> {
-  const run = { timeoutSeconds: o.timeoutSeconds, command: o.command, ...(signal ? { signal } : {}) };
+async function runTests(code: string, funcName: string | null, tests: readonly LiveCodeBenchTest[], o: LiveCodeBenchOptions, ctx?: MetricContext): Promise<TestOutcome> {
+  const run = sandboxRunOptions(o, ctx);
   for (let i = 0; i < tests.length; i++) {
     const test = tests[i]!;
     if (funcName !== null) {
@@ -150,7 +152,7 @@ export function createSeahelmLiveCodeBenchMetric(): MetricV1 {
         return { code: extractLiveCodeBenchCode(response), ...liveCodeBenchProblem(LIVECODEBENCH_ID, input) };
       });
       const limit = o.concurrency ?? Math.max(1, Math.min(4, cpus().length));
-      const outcomes = await mapLimit(jobs, limit, (job) => runTests(job.code, job.funcName, job.tests, o, ctx?.signal));
+      const outcomes = await mapLimit(jobs, limit, (job) => runTests(job.code, job.funcName, job.tests, o, ctx));
       const passed = outcomes.map((r) => (r.passed ? 1 : 0));
       const failures: Record<string, TestOutcome["failure"]> = {};
       outcomes.forEach((r, i) => {

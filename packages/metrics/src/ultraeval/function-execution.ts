@@ -6,9 +6,12 @@
  * `python3 -I -B` (ignores PYTHON* variables and user site-packages); stdin at /dev/null and unreadable
  * inside the program; upstream's SIGALRM limit around `exec` plus a hard SIGKILL of the whole process
  * group `timeoutSeconds + 1` s after start; upstream's reliability guard (os.remove, os.kill,
- * subprocess.Popen, ... set to None).
- * What is NOT enforced: network access (sockets still work) and memory; run inside a container, or set
- * `command` to a wrapper such as `["unshare", "-rn", "python3"]` where user namespaces are allowed.
+ * subprocess.Popen, ... set to None); no network: a new network namespace with no interface up
+ * (sandbox.ts; without unshare or namespaces, one warning and the network stays reachable, or the run
+ * is refused with `requireIsolation` / YARDSTICK_SANDBOX=strict); address space limited to
+ * `memoryLimitMb` (RLIMIT_AS) and CPU time to 2 × timeout + 2 s (RLIMIT_CPU, for a child the
+ * wall-clock kill missed). Not isolated: the file system (read access as the user running yardstick),
+ * other processes' view, the number of threads.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -19,9 +22,18 @@ import { z } from "zod";
 import { averageKeys, DEFAULT_PASS_KS, ultraevalMeanAggregate, ultraevalPassAtK } from "./aggregations.js";
 import { checkInputs, parseOptions } from "./define.js";
 import { PYTHON_RUNNER } from "./python-runner.js";
+import { detectNetworkIsolation, sandboxRequiredByEnv, warnNoIsolation } from "./sandbox.js";
 import { describe, type Fail, failFor, toCall, type UltraevalCall } from "./sample.js";
 
 const ID = "ultraeval:function_execution";
+
+/** Sandbox options shared by every metric that runs generated code through this runner. */
+export const sandboxOptionsShape = {
+  /** Address-space limit of each program in MiB (RLIMIT_AS); null: no limit. */
+  memoryLimitMb: z.number().int().min(64).max(1_048_576).nullable().default(2048),
+  /** Refuse to run code when the network cannot be cut (also YARDSTICK_SANDBOX=strict). */
+  requireIsolation: z.boolean().default(false),
+};
 
 export const functionExecutionOptionsSchema = z.strictObject({
   name: z.string().min(1).optional(),
@@ -33,6 +45,7 @@ export const functionExecutionOptionsSchema = z.strictObject({
   ks: z.array(z.number().int().positive()).min(1).optional(),
   /** Programs run at the same time. */
   concurrency: z.number().int().positive().max(64).optional(),
+  ...sandboxOptionsShape,
 });
 export type FunctionExecutionOptions = z.infer<typeof functionExecutionOptionsSchema>;
 
@@ -64,7 +77,35 @@ export interface PythonRunOptions {
   timeoutSeconds: number;
   command: readonly string[];
   signal?: AbortSignal;
+  /** RLIMIT_AS in MiB; default 2048; null: none. */
+  memoryLimitMb?: number | null;
+  /** Refuse to run when the network cannot be isolated (YARDSTICK_SANDBOX=strict does the same). */
+  requireIsolation?: boolean;
+  /** The unshare executable (default "unshare" on PATH). */
+  unshare?: string;
+  /** Where the one "no network isolation" warning goes (default: stderr). */
+  log?: (message: string) => void;
 }
+
+const DEFAULT_MEMORY_LIMIT_MB = 2048;
+
+/** The argv prefix that starts the child without network, or [] after a warning when that is not possible. */
+async function isolationPrefix(options: PythonRunOptions): Promise<readonly string[]> {
+  const unshare = options.unshare ?? "unshare";
+  const isolation = await detectNetworkIsolation(unshare);
+  if (isolation.available) return isolation.prefix;
+  if (options.requireIsolation || sandboxRequiredByEnv()) {
+    throw new MetricError(
+      `refusing to run generated code: network isolation is required (requireIsolation / YARDSTICK_SANDBOX=strict) but not available: ${isolation.reason}; install util-linux or run with user namespaces enabled`,
+      { metricId: ID },
+    );
+  }
+  warnNoIsolation(unshare, isolation.reason, options.log);
+  return [];
+}
+
+/** RLIMIT_CPU: above any single-threaded program the wall-clock kill lets through. */
+const cpuLimitSeconds = (timeoutSeconds: number) => 2 * Math.ceil(timeoutSeconds) + 2;
 
 /** Runs one program; resolves to upstream's status string. */
 export async function runPythonProgram(program: string, options: PythonRunOptions): Promise<ExecutionStatus> {
@@ -84,13 +125,18 @@ const REPORT_LIMIT = 65536;
 const CAPTURE_REPORT_LIMIT = 32 * 1024 * 1024;
 
 async function runInRunner(program: string, options: PythonRunOptions, capture: boolean): Promise<{ status: ExecutionStatus; stdout: string }> {
+  const isolation = await isolationPrefix(options);
+  const memoryMb = options.memoryLimitMb === undefined ? DEFAULT_MEMORY_LIMIT_MB : options.memoryLimitMb;
+  const outOfMemory: ExecutionStatus = memoryMb === null ? "failed: out of memory" : `failed: out of memory (limit ${memoryMb} MiB)`;
   const dir = await mkdtemp(join(tmpdir(), "yardstick-exec-"));
   try {
     const file = join(dir, "program.py");
     await writeFile(file, program, "utf8");
-    const [exe, ...prefix] = options.command;
+    const python = options.command[0]!;
+    const [exe, ...prefix] = [...isolation, ...options.command];
     const env = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: dir, TMPDIR: dir };
-    const args = [...prefix, "-I", "-B", "-c", PYTHON_RUNNER, file, String(options.timeoutSeconds), ...(capture ? ["capture"] : [])];
+    const limits = [String(memoryMb === null ? 0 : memoryMb * 1024 * 1024), String(cpuLimitSeconds(options.timeoutSeconds))];
+    const args = [...prefix, "-I", "-B", "-c", PYTHON_RUNNER, file, String(options.timeoutSeconds), capture ? "capture" : "check", ...limits];
     const limit = capture ? CAPTURE_REPORT_LIMIT : REPORT_LIMIT;
     return await new Promise<{ status: ExecutionStatus; stdout: string }>((resolve, reject) => {
       const child = spawn(exe!, args, {
@@ -129,6 +175,12 @@ async function runInRunner(program: string, options: PythonRunOptions, capture: 
         clearTimeout(timer);
         reject(new MetricError(`cannot start ${exe}: ${error.message}`, { metricId: ID, cause: error }));
       });
+      let exitCode: number | null = null;
+      let exitSignal: NodeJS.Signals | null = null;
+      child.on("exit", (code, signal) => {
+        exitCode = code;
+        exitSignal = signal;
+      });
       child.on("close", () => {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
@@ -148,6 +200,18 @@ async function runInRunner(program: string, options: PythonRunOptions, capture: 
           return;
         }
         // No report: killed, crashed, or the interpreter failed before running the program.
+        if (isolation.length > 0 && (exitCode === 126 || exitCode === 127) && /failed to execute/.test(stderr)) {
+          reject(new MetricError(`cannot start ${python}: ${stderr.trim()}`, { metricId: ID }));
+          return;
+        }
+        if (exitSignal === "SIGXCPU") {
+          resolve({ status: "timed out", stdout: "" });
+          return;
+        }
+        if (!killedForTime && /\bMemoryError\b/.test(stderr)) {
+          resolve({ status: outOfMemory, stdout: "" });
+          return;
+        }
         if (!killedForTime && stderr !== "" && report === "") {
           resolve({ status: `failed: ${stderr.trim().split("\n").pop() ?? "python error"}`, stdout: "" });
           return;
@@ -172,6 +236,21 @@ function parseReport(report: string, capture: boolean): { status: ExecutionStatu
     // Not JSON: a partial report.
   }
   return undefined;
+}
+
+/** Runner options from a metric's parsed options and context: limits, isolation, abort signal, log. */
+export function sandboxRunOptions(
+  o: { timeoutSeconds: number; command: readonly string[]; memoryLimitMb: number | null; requireIsolation: boolean },
+  ctx?: { signal?: AbortSignal; log?: (message: string) => void },
+): PythonRunOptions {
+  return {
+    timeoutSeconds: o.timeoutSeconds,
+    command: o.command,
+    memoryLimitMb: o.memoryLimitMb,
+    requireIsolation: o.requireIsolation,
+    ...(ctx?.signal ? { signal: ctx.signal } : {}),
+    ...(ctx?.log ? { log: ctx.log } : {}),
+  };
 }
 
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -211,7 +290,7 @@ export function createUltraevalFunctionExecution(): MetricV1 {
         return call;
       });
       const limit = o.concurrency ?? Math.max(1, Math.min(4, cpus().length));
-      const run = { timeoutSeconds: o.timeoutSeconds, command: o.command, ...(ctx?.signal ? { signal: ctx.signal } : {}) };
+      const run = sandboxRunOptions(o, ctx);
       const statuses = await mapLimit(jobs, limit, (job) => runPythonProgram(job.program, run));
       const bySample = calls.map(() => [] as ExecutionStatus[]);
       statuses.forEach((s, i) => {

@@ -5,14 +5,30 @@
  * With a third argument `capture` (LiveCodeBench), the program runs as a script instead: its stdout
  * is kept and reported with the status, `__name__` is "__main__", and `exit()` / `sys.exit(0)` end it
  * normally, as in a sandbox that runs the file.
+ * Before the guard, the runner limits its own address space (RLIMIT_AS, argument 4 in bytes, 0 = none)
+ * and CPU time (RLIMIT_CPU, argument 5 in seconds: SIGXCPU ends a program the wall-clock kill missed,
+ * e.g. when the parent died); a MemoryError is reported as "failed: out of memory (limit N MiB)".
  * The guard only stops accidents (deleting files, killing processes); it is not a sandbox.
  */
 export const PYTHON_RUNNER = `
-import builtins, contextlib, faulthandler, io, json, os, signal, sys
+import builtins, contextlib, faulthandler, io, json, os, resource, signal, sys
 
 _write = os.write
 _path, _timeout = sys.argv[1], float(sys.argv[2])
-_capture = len(sys.argv) > 3 and sys.argv[3] == "capture"
+_capture = sys.argv[3] == "capture"
+_memory, _cpu = int(sys.argv[4]), int(sys.argv[5])
+
+def _limit(kind, soft, hard):
+    _, current = resource.getrlimit(kind)
+    if current != resource.RLIM_INFINITY:
+        soft, hard = min(soft, current), min(hard, current)
+    resource.setrlimit(kind, (soft, hard))
+
+if _memory > 0:
+    _limit(resource.RLIMIT_AS, _memory, _memory)
+if _cpu > 0:
+    _limit(resource.RLIMIT_CPU, _cpu, _cpu + 1)
+del resource, _limit
 with open(_path, encoding="utf-8") as _f:
     _source = _f.read()
 
@@ -66,6 +82,8 @@ try:
             sys.stdin = _stdin
 except _Timeout:
     _status = "timed out"
+except MemoryError:
+    _status = "failed: out of memory (limit %d MiB)" % (_memory >> 20) if _memory > 0 else "failed: out of memory"
 except SystemExit as e:
     _status = "passed" if _capture and e.code in (None, 0) else "failed: " + str(e)
 except BaseException as e:
