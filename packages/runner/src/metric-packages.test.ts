@@ -43,8 +43,20 @@ const env = () => ({ YARDSTICK_CACHE_DIR: cacheDir });
 describe("metric packages found by name", () => {
   it("maps a metric id to the package names it is looked up as", () => {
     expect(metricPackageNames("ifeval")).toEqual(["@yardstick/metric-ifeval", "yardstick-metric-ifeval"]);
-    expect(metricPackageNames("seahelm:RefClipScoreMetric")).toEqual(["@yardstick/metric-seahelm-refclipscoremetric", "yardstick-metric-seahelm-refclipscoremetric"]);
-    expect(metricPackageNames("ultraeval:log_prob")).toEqual(["@yardstick/metric-ultraeval-log_prob", "yardstick-metric-ultraeval-log_prob"]);
+    expect(metricPackageNames("seahelm:RefClipScoreMetric")).toEqual([
+      "@yardstick/metric-seahelm-refclipscoremetric",
+      "yardstick-metric-seahelm-refclipscoremetric",
+      "@yardstick/metric-seahelm",
+      "yardstick-metric-seahelm",
+    ]);
+    expect(metricPackageNames("ultraeval:log_prob")).toEqual([
+      "@yardstick/metric-ultraeval-log_prob",
+      "yardstick-metric-ultraeval-log_prob",
+      "@yardstick/metric-ultraeval",
+      "yardstick-metric-ultraeval",
+    ]);
+    // A namespaced variant is also looked up as its namespace's package: ifeval:en comes with @yardstick/metric-ifeval.
+    expect(metricPackageNames("ifeval:en")).toEqual(["@yardstick/metric-ifeval-en", "yardstick-metric-ifeval-en", "@yardstick/metric-ifeval", "yardstick-metric-ifeval"]);
   });
 
   it("runs SEA-HELM's ifeval config without --plugin: @yardstick/metric-ifeval is found by the metric's name", async () => {

@@ -11,7 +11,9 @@ import { pluginInitOf } from "./builtins.js";
  *
  * The metric id `X` is looked up as `@yardstick/metric-<x>`, then `yardstick-metric-<x>`, where <x>
  * is the id in lower case with `:` and any other character npm does not allow in a name turned into
- * `-` (`seahelm:FooMetric` → `@yardstick/metric-seahelm-foometric`). Each name is resolved like a
+ * `-` (`seahelm:FooMetric` → `@yardstick/metric-seahelm-foometric`). A namespaced id `<pkg>:<name>`
+ * is then also looked up as the package of `<pkg>` alone, so one package can bring variants of its
+ * metric (`ifeval:en` → `@yardstick/metric-ifeval-en`, then `@yardstick/metric-ifeval`). Each name is resolved like a
  * `require` from the folder of each config naming the metric, then from the working folder, then from
  * yardstick's own install. The package exports what a `--plugin` package exports (a `plugins` or
  * default export shaped like `createRegistry`'s argument), and must register the metric under that id.
@@ -19,6 +21,11 @@ import { pluginInitOf } from "./builtins.js";
 
 /** The package names the metric `id` is looked up as, in order. */
 export function metricPackageNames(id: string): string[] {
+  const namespace = id.includes(":") ? id.slice(0, id.indexOf(":")) : undefined;
+  return [...new Set([id, namespace].flatMap((name) => (name === undefined ? [] : namesOf(name))))];
+}
+
+function namesOf(id: string): string[] {
   const part = id
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, "-")
