@@ -92,4 +92,12 @@ describe("seahelm-livecodebench", () => {
     expect(r.scores["pass@1"]).toBe(0);
     expect((r.details!.failures as Record<string, unknown>).loop).toEqual({ test: 0, status: "timed out" });
   });
+
+  it("a program that allocates past the memory limit fails and says why", async () => {
+    const hog = answer("hog", addition!, fenced("x = bytearray(1 << 30)\na, b = map(int, input().split())\nprint(a + b)"));
+    const r = await createSeahelmLiveCodeBenchMetric().compute([hog], { memoryLimitMb: 256 });
+    expect(r.scores["pass@1"]).toBe(0);
+    expect((r.details!.failures as Record<string, unknown>).hog).toEqual({ test: 0, status: "failed: out of memory (limit 256 MiB)" });
+    await expect(createSeahelmLiveCodeBenchMetric().compute([hog], { memoryLimitMb: "lots" })).rejects.toThrow(/memoryLimitMb/);
+  });
 });
