@@ -31,13 +31,16 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
   // Row of each input (at most one per row), filled up to `inputCount`.
   const inputRows = new Uint32Array(rows.length);
   let inputCount = 0;
-  const predictions: unknown[] = [];
-  const rawTexts: string[] = [];
+  // Predictions and raw texts as ids into one table of texts (a million answers are a few distinct
+  // strings: 4 bytes each instead of a pointer), other predictions (loglikelihoods) by input.
+  const texts = new TextTable();
+  const predictionIds = new Uint32Array(rows.length);
+  const rawIds = new Uint32Array(rows.length);
+  const otherPredictions = new Map<number, unknown>();
   const errorOf = new Map<number, string>();
   // Loglikelihood answers: each continuation's token count, for metrics that normalise per token.
   const tokenCountsOf = new Map<number, number[]>();
   const responseCounts = new Map<string, number>();
-  const distinctTexts = new Map<string, string>();
   // Resolved once per task, not once per sample (a registry entry may be a factory).
   const postprocessors = task.postprocessors.map((ref) => ({ plugin: registry.get("postprocessors", ref.id), options: ref.options ?? {} }));
   // Judged tasks: each input's judgements (a sample with a good answer but no judgement yet is
@@ -66,10 +69,10 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
       outcome.errors++;
     }
     if (judgements) judgementsOf!.set(inputCount, judgements);
-    let prediction: unknown;
     const raw = turn.text ?? "";
     if (turn.choiceLogprobs) {
-      prediction = turn.choiceLogprobs;
+      otherPredictions.set(inputCount, turn.choiceLogprobs);
+      predictionIds[inputCount] = NOT_TEXT;
       if (turn.choiceTokenCounts) tokenCountsOf.set(inputCount, turn.choiceTokenCounts);
     } else {
       let text = turn.error ? "" : raw;
@@ -77,25 +80,17 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
         const sample = rows.sampleAt(row);
         for (const p of postprocessors) text = p.plugin.process(text, p.options, { sample, task });
       }
-      // One string per distinct prediction (a million "Positive"s are one string).
-      const count = responseCounts.get(text);
-      if (count === undefined) {
-        responseCounts.set(text, 1);
-        if (distinctTexts.size < 100_000) distinctTexts.set(text, text);
-      } else {
-        responseCounts.set(text, count + 1);
-        text = distinctTexts.get(text) ?? text;
-      }
-      prediction = text;
+      responseCounts.set(text, (responseCounts.get(text) ?? 0) + 1);
+      predictionIds[inputCount] = texts.idOf(text);
     }
     if (turn.error) errorOf.set(inputCount, turn.error.message);
+    rawIds[inputCount] = texts.idOf(raw);
     inputRows[inputCount++] = row;
-    predictions.push(prediction);
-    rawTexts.push(raw);
   }
   rows.answers.length = 0;
   rows.judgements = undefined;
-  distinctTexts.clear();
+  texts.stopSharing();
+  const predictionAt = (j: number): unknown => (predictionIds[j] === NOT_TEXT ? otherPredictions.get(j) : texts.at(predictionIds[j]!));
   const inputIds = { count: inputCount, idAt: (j: number) => rows.idAt(inputRows[j]!) };
   const inputs = lazyArray<MetricInput>(inputCount, (j) => {
     const sample = rows.sampleAt(inputRows[j]!);
@@ -104,9 +99,9 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
     const judgements = judgementsOf?.get(j);
     return {
       sampleId: sample.id,
-      prediction: predictions[j],
+      prediction: predictionAt(j),
       reference: sample.label,
-      rawResponse: rawTexts[j]!,
+      rawResponse: texts.at(rawIds[j]!),
       sample,
       ...(error !== undefined ? { error } : {}),
       ...(choiceTokenCounts !== undefined ? { choiceTokenCounts } : {}),
@@ -175,7 +170,7 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
     task.key,
     (function* (): Generator<ScoreRecord> {
       for (let k = 0; k < inputCount; k++) {
-        yield { sample: rows.idAt(inputRows[k]!), index: rows.indexAt(inputRows[k]!), prediction: predictions[k], scores: perSample.rowAt(k) };
+        yield { sample: rows.idAt(inputRows[k]!), index: rows.indexAt(inputRows[k]!), prediction: predictionAt(k), scores: perSample.rowAt(k) };
       }
     })(),
   );
@@ -244,4 +239,34 @@ async function computeMetrics(
     deps.log?.(`task ${task.key}: ${err.message}`);
   }
   return { ...(mainMetric ? { mainMetric } : {}), ...(notComputed !== undefined ? { notComputed } : {}) };
+}
+
+/** Marks an input whose prediction is not a text (`otherPredictions`). */
+const NOT_TEXT = 0xffffffff;
+
+/**
+ * Texts by id, one copy of each distinct text (up to 100,000 are shared; past that, new texts are
+ * kept as they come, as unique generations mostly are).
+ */
+class TextTable {
+  private readonly texts: string[] = [];
+  private idOfText: Map<string, number> | undefined = new Map();
+
+  idOf(text: string): number {
+    const known = this.idOfText?.get(text);
+    if (known !== undefined) return known;
+    const id = this.texts.length;
+    this.texts.push(text);
+    if (this.idOfText && this.idOfText.size < 100_000) this.idOfText.set(text, id);
+    return id;
+  }
+
+  at(id: number): string {
+    return this.texts[id]!;
+  }
+
+  /** Drops the text → id map once every text is added. */
+  stopSharing(): void {
+    this.idOfText = undefined;
+  }
 }

@@ -106,6 +106,9 @@ export function resampledBalancedAccuracy(
   return out;
 }
 
+const CORRECT: Readonly<Record<string, number>> = Object.freeze({ correct: 1 });
+const INCORRECT: Readonly<Record<string, number>> = Object.freeze({ correct: 0 });
+
 /** The score block shared by F1Acc-style metrics, given mapped predictions. */
 export function f1AccScores(
   inputs: readonly MetricInput[],
@@ -131,7 +134,8 @@ export function f1AccScores(
       normalized_accuracy: 100 * normalizeScore(balAcc, 1 / labelCount, 1),
       null_count: nullCount,
     },
-    perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: { correct: correct[i] ?? 0 } })),
+    // Two shared, frozen score objects instead of one per sample (a million samples: ~30 MB less).
+    perSample: inputs.map((input, i) => ({ sampleId: input.sampleId, scores: correct[i] === 1 ? CORRECT : INCORRECT })),
     details: { labelCount, goldLabels },
   };
 }
