@@ -22,7 +22,7 @@ import { z } from "zod";
 import { averageKeys, DEFAULT_PASS_KS, ultraevalMeanAggregate, ultraevalPassAtK } from "./aggregations.js";
 import { checkInputs, parseOptions } from "./define.js";
 import { PYTHON_RUNNER } from "./python-runner.js";
-import { detectNetworkIsolation, sandboxRequiredByEnv, warnNoIsolation } from "./sandbox.js";
+import { detectNetworkIsolation, SANDBOX_PATH, sandboxRequiredByEnv, warnNoIsolation } from "./sandbox.js";
 import { describe, type Fail, failFor, toCall, type UltraevalCall } from "./sample.js";
 
 const ID = "ultraeval:function_execution";
@@ -134,7 +134,7 @@ async function runInRunner(program: string, options: PythonRunOptions, capture: 
     await writeFile(file, program, "utf8");
     const python = options.command[0]!;
     const [exe, ...prefix] = [...isolation, ...options.command];
-    const env = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: dir, TMPDIR: dir };
+    const env = { PATH: SANDBOX_PATH, LANG: "C.UTF-8", HOME: dir, TMPDIR: dir };
     const limits = [String(memoryMb === null ? 0 : memoryMb * 1024 * 1024), String(cpuLimitSeconds(options.timeoutSeconds))];
     const args = [...prefix, "-I", "-B", "-c", PYTHON_RUNNER, file, String(options.timeoutSeconds), capture ? "capture" : "check", ...limits];
     const limit = capture ? CAPTURE_REPORT_LIMIT : REPORT_LIMIT;

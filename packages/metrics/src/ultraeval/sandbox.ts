@@ -12,6 +12,9 @@ export type NetworkIsolation = { available: true; prefix: readonly string[] } | 
 
 export const SANDBOX_ENV = "YARDSTICK_SANDBOX";
 
+/** PATH of the child (and of the probe, so both find the same unshare). */
+export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+
 const probes = new Map<string, Promise<NetworkIsolation>>();
 const warned = new Set<string>();
 
@@ -19,7 +22,7 @@ const warned = new Set<string>();
 function tryRun(argv: readonly string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     const [exe, ...args] = argv;
-    const child = spawn(exe!, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(exe!, args, { stdio: ["ignore", "ignore", "pipe"], env: { PATH: SANDBOX_PATH, LANG: "C.UTF-8" } });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => {
       if (stderr.length < 1024) stderr += chunk.toString("utf8");
