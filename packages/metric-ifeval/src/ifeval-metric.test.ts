@@ -132,7 +132,7 @@ describe("ifeval metric", () => {
 
   it("is registered by its plugin module", async () => {
     const registry = createRegistry(plugins);
-    expect(registry.ids("metrics")).toEqual(["ifeval"]);
+    expect(registry.ids("metrics")).toEqual(["ifeval", "ifeval:en"]);
     const metric = registry.get("metrics", "ifeval");
     const report = await checkMetricConformance(metric, [{ inputs: inputsFor("th"), ctx: { task: task("th") } }], { requireEveryPerSample: false });
     expect(report.failures).toEqual([]);
