@@ -17,6 +17,10 @@ const all = {
   labeling: ["labeling/run.mjs", "30", "50", "fsync"],
   faults: ["faults/run.mjs", "1000", "100"],
   "ultraeval-ppl": ["ultraeval-ppl/run.mjs", "14000", "64"],
+  latency: ["latency/run.mjs", "10000", "100", "64"],
+  memory: ["memory/run.mjs", "1000000", "64"],
+  "cached-rerun": ["cached-rerun/run.mjs", "100000", "64"],
+  resume: ["resume/run.mjs", "20000", "50", "64", "20"],
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in all));
