@@ -30,6 +30,13 @@ describe("seahelm-chat buildChoices (logprob tasks)", () => {
     });
   });
 
+  it("with logprobFirstPass the context stops before the answer tag, which the model's first pass writes", () => {
+    expect(choices(sample("1", "good film", "Positive"), [], { ...options, logprobFirstPass: true })).toEqual({
+      context: "Answer with Answer: X\n\nText: good film\n\n",
+      continuations: [" Positive"],
+    });
+  });
+
   it("refuses a row without a label and a task without an answer tag", () => {
     expect(() => choices(sample("x", "t", undefined))).toThrow(/sample x: a logprob task scores the gold label, but the row's label is missing/);
     expect(() => choices(sample("y", "t", "A"), [], { ...options, answerTag: null })).toThrow(/needs an answer_tag/);

@@ -9,9 +9,12 @@
  *
  * The conversation is rendered through SEA-HELM's base-model chat template (the tokenizer-free text
  * SEA-HELM gives a base model; `bosToken`/`chatTemplate` as for base models), since an echo request
- * takes text and yardstick has no tokenizer to apply an instruct model's own chat template. The answer
- * tag is written into the context instead of being generated first: a reply that would reach the tag
- * only after some reasoning (or never, which upstream scores as null) is not modelled.
+ * takes text and yardstick has no tokenizer to apply an instruct model's own chat template.
+ *
+ * With `logprobFirstPass` (what the SEA-HELM dialect sets by default) the context ends with the
+ * conversation: the engine first lets the model generate from it up to the answer tag (the task's
+ * `generation.stopAtFirst`) and scores the continuation after that text. Without it the answer tag is
+ * written into the context: one echo request, no generation.
  */
 import { type ChatMessage, ConfigError, DataLoadError, type Sample } from "@yardstick/core";
 import { z } from "zod";
@@ -21,6 +24,8 @@ import { type BaseModelRenderOptions, renderBaseModelPrompt } from "./base-model
 export const logprobPromptOptions = {
   /** Logprob tasks: what goes between the answer tag and the gold label (default " ", as upstream). */
   answerSeparator: z.string().optional(),
+  /** Logprob tasks: the context stops before the answer tag, which the model's first pass writes. */
+  logprobFirstPass: z.boolean().optional(),
 };
 
 /**
@@ -42,15 +47,19 @@ function goldLabel(sample: Sample): string {
   throw new DataLoadError(`sample ${sample.id}: a logprob task scores the gold label, but the row's label is ${label === undefined ? "missing" : typeof label}`);
 }
 
-/** The context (conversation as text + answer tag) and the one continuation (separator + gold label). */
+/**
+ * The context (the conversation as text, then the answer tag unless the model's first pass writes it)
+ * and the one continuation (separator + gold label).
+ */
 export function logprobChoices(
   sample: Sample,
   messages: readonly ChatMessage[],
-  opts: BaseModelRenderOptions & { answerTag?: string | null | undefined; answerSeparator?: string | undefined },
+  opts: BaseModelRenderOptions & { answerTag?: string | null | undefined; answerSeparator?: string | undefined; logprobFirstPass?: boolean | undefined },
 ): { context: string; continuations: string[] } {
   if (opts.answerTag === null || opts.answerTag === undefined || opts.answerTag === "") {
     throw new ConfigError("a logprob task needs an answer_tag: the gold label is scored after it", { keyPath: ["prompt_template", "answer_tag"] });
   }
-  const context = renderBaseModelPrompt(messages, opts) + opts.answerTag;
+  const rendered = renderBaseModelPrompt(messages, opts);
+  const context = opts.logprobFirstPass === true ? rendered : rendered + opts.answerTag;
   return { context, continuations: [(opts.answerSeparator ?? " ") + goldLabel(sample)] };
 }

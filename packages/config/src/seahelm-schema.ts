@@ -20,6 +20,11 @@ export const yardstickExtensionSchema = z.strictObject({
   errorResponses: z.enum(["replace", "drop"]).optional(),
   /** Plugin packages (npm names) that provide the ids above, loaded by the runner with `import()`. */
   plugins: z.array(z.string().min(1)).optional(),
+  /**
+   * Logprob tasks (`use_logprobs`): false writes the answer tag straight after the prompt instead of
+   * letting the model generate up to it first (upstream's first pass, the default).
+   */
+  logprobFirstPass: z.boolean().optional(),
 });
 
 export const promptTemplateSchema = z.looseObject({

@@ -96,11 +96,20 @@ describe("toTaskSpecs on the corpus", () => {
     expect(spec).toMatchObject({
       mode: "loglikelihood",
       endpoint: "completion",
-      generation: { seed: 7 },
       mainScore: "average_cumulative_probabilities",
       metrics: [{ id: "seahelm-logprob" }],
-      prompt: { id: "seahelm-chat", options: { answerTag: "Jawaban:", answerSeparator: " ", baseModel: true } },
+      prompt: { id: "seahelm-chat", options: { answerTag: "Jawaban:", answerSeparator: " ", baseModel: true, logprobFirstPass: true } },
     });
+    // Upstream's first pass: the task's own max_tokens (plus the think budget), stopping at the answer tag.
+    const [generate] = toTaskSpecs(corpus, { tasks: ["sentiment"], languages: ["id"], seed: 7 });
+    const maxTokens = generate!.generation.maxTokens!;
+    expect(spec?.generation).toEqual({ seed: 7, maxTokens, stopAtFirst: "Jawaban:" });
+    const [reasoning] = toTaskSpecs(corpus, { tasks: ["sentiment-logprobs"], languages: ["id"], thinkTokens: 100 });
+    expect(reasoning?.generation.maxTokens).toBe(maxTokens + 100);
+    // logprobFirstPass: false writes the tag into the context and generates nothing.
+    const [onePass] = toTaskSpecs(corpus, { tasks: ["sentiment-logprobs"], languages: ["id"], seed: 7, logprobFirstPass: false });
+    expect(onePass?.generation).toEqual({ seed: 7 });
+    expect(onePass?.prompt.options).not.toHaveProperty("logprobFirstPass");
     expect(spec?.unsupported).toBeUndefined();
     expect(spec?.extra).not.toHaveProperty("useLogprobs");
     expect(spec?.extra?.max_n_runs).toBe(1);

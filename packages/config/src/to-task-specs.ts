@@ -1,7 +1,7 @@
 /**
  * Translates loaded SEA-HELM tasks into yardstick TaskSpecs: one per (task, language).
  */
-import { ConfigError, type PluginRef, type TaskDiagnostic, type TaskProblem, type TaskSpec } from "@yardstick/core";
+import { ConfigError, type GenerationParams, type PluginRef, type TaskDiagnostic, type TaskProblem, type TaskSpec } from "@yardstick/core";
 import * as path from "node:path";
 import type { LoadedConfigs, LoadedTask } from "./load-seahelm.js";
 import { answerTagExtraOptions, answerTagMode, metricIdForClass } from "./metric-mapping.js";
@@ -43,6 +43,12 @@ export interface ToTaskSpecsOptions {
   chatTemplate?: string;
   /** Base models: "completion" (default) renders the template here; "chat" sends the messages for the server to render. */
   baseModelEndpoint?: "chat" | "completion";
+  /**
+   * Logprob tasks: generate up to the answer tag before scoring the gold label (upstream's first pass;
+   * default true). false writes the tag straight after the prompt: one echo request per row. A task's
+   * `yardstick.logprobFirstPass` wins over this.
+   */
+  logprobFirstPass?: boolean;
 }
 
 /** Upstream's `--seed` default, sent with every generation request. */
@@ -236,6 +242,9 @@ function buildSpec(
   const baseOptions = renderHere ? baseModelOptions(settings) : {};
   // Logprob twins: one echo request per row scores the gold label after the answer tag (seahelm-logprob-prompt.ts).
   const logprobs = config.use_logprobs === true && !isLegacyPromptTemplate(template);
+  // Upstream's first pass: the model writes up to the answer tag, and the label is scored after its text.
+  const firstPass = logprobs && (ext?.logprobFirstPass ?? settings.logprobFirstPass ?? true);
+  const maxTokens = lang.max_tokens + (settings.thinkTokens ?? 0);
   const spec: TaskSpec = {
     key: `${task.key}/${language}`,
     name: task.key,
@@ -245,14 +254,14 @@ function buildSpec(
     data,
     fewshot,
     prompt: logprobs
-      ? promptRef(template, { ...baseModelOptions(settings), answerSeparator: answerSeparatorFor(template) })
+      ? promptRef(template, { ...baseModelOptions(settings), answerSeparator: answerSeparatorFor(template), ...(firstPass ? { logprobFirstPass: true } : {}) })
       : (conversationPromptRef(config.dataloader_class, baseOptions) ?? promptRef(template, baseOptions)),
     mode: logprobs ? "loglikelihood" : "generate",
     endpoint: renderHere || logprobs ? "completion" : "chat",
-    generation: logprobs ? { seed: settings.seed ?? SEAHELM_DEFAULT_SEED } : {
+    generation: logprobs ? logprobGeneration(settings, config, maxTokens, firstPass ? tag : undefined) : {
       // Upstream sends its seed with every request (part of the task, so it keys the cache).
       seed: settings.seed ?? SEAHELM_DEFAULT_SEED,
-      maxTokens: lang.max_tokens + (settings.thinkTokens ?? 0),
+      maxTokens,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
       ...(base ? { stop: constants?.few_shot_stop_tokens ?? ["\n\n"] } : {}),
       // Upstream's base-model strategy: first up to the answer tag, then the answer (a null tag: one pass).
@@ -278,6 +287,18 @@ function buildSpec(
   if (ext?.plugins && ext.plugins.length > 0) spec.plugins = [...ext.plugins];
   if (diagnostics.length > 0) spec.diagnostics = diagnostics;
   return spec;
+}
+
+/**
+ * A logprob task's generation params. With the first pass: the task's own sampling (max_tokens plus
+ * the think budget, temperature, seed), stopping at the answer tag (`stopAtFirst`), as upstream's
+ * LogprobsInferenceStrategy copies the task's generation kwargs and sets `stop` to the tag — the
+ * base-model few-shot stop strings do not apply there. Without it only the seed (an echo request samples nothing).
+ */
+function logprobGeneration(settings: ToTaskSpecsOptions, config: SeaHelmTask, maxTokens: number, tag: string | null | undefined): GenerationParams {
+  const seed = settings.seed ?? SEAHELM_DEFAULT_SEED;
+  if (tag === undefined || tag === null || tag === "") return { seed };
+  return { seed, maxTokens, ...(config.temperature !== undefined ? { temperature: config.temperature } : {}), stopAtFirst: tag };
 }
 
 /** The prompt options that make a builder render a base model's completion prompt. */

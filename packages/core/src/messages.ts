@@ -35,6 +35,9 @@ export interface GenerationParams {
    * Generate in two passes (SEA-HELM's base-model strategy): the first stops at this string (the
    * answer tag, kept in the answer), the second continues from there within the `maxTokens` left;
    * the answer is both texts. The engine makes the two requests; providers never send this field.
+   * On a loglikelihood task (SEA-HELM's logprob tasks) the first pass generates from the context up
+   * to this string, and the continuations are scored after the context and that text; a first pass
+   * that never reaches it (finish "length") is answered with an empty text, which logprob metrics read as null.
    */
   stopAtFirst?: string;
   /** Tools the model may call (chat requests). */

@@ -27,7 +27,7 @@ import { hashRequest } from "./request-hash.js";
 import { type RecordPlace, type TurnState, compactTurn, isoNow, sampleRecord, toErrorRecord } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { inShard } from "./shard.js";
-import { buildLoglikelihoodRequest, buildTurnRequest } from "./turn-request.js";
+import { FIRST_PASS_CALL, type LoglikelihoodTurnRequest, afterFirstPass, buildLoglikelihoodRequest, buildTurnRequest, firstPassRequest } from "./turn-request.js";
 import { withTwoPassGeneration } from "./two-pass-generation.js";
 import { countJsonlRows, withLabels } from "./task-data.js";
 
@@ -123,7 +123,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   // Resume: the latest stored record of each (task, sample, turn) wins; errors are retried.
   const stored = new Map<string, Map<string, TurnState[]>>();
   for await (const rec of store.readResponses({ request: false })) {
-    if (rec.stage !== "generate" || rec.status === "pending") continue;
+    // A loglikelihood row's first pass is asked again when its row is (its cache entry answers it).
+    if (rec.stage !== "generate" || rec.status === "pending" || rec.call === FIRST_PASS_CALL) continue;
     let byTask = stored.get(rec.task);
     if (!byTask) stored.set(rec.task, (byTask = new Map()));
     const turns = byTask.get(rec.sample);
@@ -247,31 +248,54 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     ): Promise<TurnState> {
       if (!model.loglikelihood) throw new ConfigError(`model provider "${model.id}" cannot score loglikelihoods`, { keyPath: [t.key, "mode"] });
       const request = buildLoglikelihoodRequest(t, b, input);
-      const { context, continuations } = request;
-      const key = hashCanonical({ model: identity, request });
+      const first = firstPassRequest(t, request);
+      const firstHashed = first ? hashRequest(identity, first) : undefined;
+      // With a first pass the row's key names the first request too (resume needs no first answer to match it).
+      const key = hashCanonical(firstHashed ? { model: identity, request, firstPass: firstHashed.key } : { model: identity, request });
       if (kept && kept.error === undefined && kept.key === key) return kept;
+      const ctx: ModelCallContext = { sample: input.sample, task: t, signal: stop.signal };
+      let scored: LoglikelihoodTurnRequest = request;
+      if (first && firstHashed) {
+        // SEA-HELM's first pass: the model writes up to the answer tag (through the run store and the cache).
+        const asked = await askModel(asker, { ...at, call: FIRST_PASS_CALL }, first, firstHashed, true, ctx, outcome);
+        if (asked.error) {
+          store.append({ ...at, key, promptHash: sha256(canonicalJson({ prompt: request.context })), status: "error", cached: false, error: asked.error, time: isoNow(), request });
+          return { error: asked.error, key };
+        }
+        if (asked.response.finishReason !== "stop") {
+          // No answer tag within the tokens: upstream skips the row, and its metric reads a null. The row's
+          // answer is an empty text, which a logprob metric reads as null (the first-pass record keeps the text).
+          const choices = [{ text: "", finishReason: asked.response.finishReason }];
+          store.append({ ...at, key, promptHash: sha256(canonicalJson({ prompt: request.context })), status: "ok", cached: asked.cached, choices, time: isoNow(), request });
+          return { text: "", key };
+        }
+        scored = afterFirstPass(t, request, asked.response.text);
+      }
+      const { context, continuations } = scored;
+      // Without a first pass the echo request is the row's request, keyed alike; with one it has its own cache key.
+      const cacheKey = first ? hashCanonical({ model: identity, request: scored }) : key;
       const base = { ...at, key, promptHash: sha256(canonicalJson({ prompt: context })) };
       // The request goes last in the record (see parseResponseLine).
-      const sent = kept?.key === key ? {} : { request };
-      const cached = loglikelihoodFromCache(settings.cache?.get(key));
+      const sent = kept?.key === key ? {} : { request: scored };
+      const cached = loglikelihoodFromCache(settings.cache?.get(cacheKey));
       if (cached) {
         outcome.fromCache++;
         progress.cached?.(at);
         store.append({ ...base, status: "ok", cached: true, ...cached, time: isoNow(), ...sent });
-        return cached;
+        return { ...cached, key };
       }
       outcome.sent++;
       progress.sent?.(at);
       try {
         const onRetry = progress.retry ? { onRetry: (n: RetryNotice) => progress.retry?.(at, n) } : {};
-        const results = await scoreContinuations(model, context, continuations, { sample: input.sample, task: t, signal: stop.signal, ...onRetry });
+        const results = await scoreContinuations(model, context, continuations, { ...ctx, ...onRetry });
         const answer = { choiceLogprobs: results.map((r) => r.logprob), choiceTokenCounts: results.map((r) => r.tokenCount) };
-        settings.cache?.put(key, identity, answer);
+        settings.cache?.put(cacheKey, identity, answer);
         store.append({ ...base, status: "ok", cached: false, ...answer, time: isoNow(), ...sent });
         progress.answered?.(at, undefined);
         failFast.note(undefined);
         loglikelihoodScored = true;
-        return answer;
+        return { ...answer, key };
       } catch (err) {
         if (StorageError.isInstance(err)) throw err; // a full disk stops the run; it is no model error
         const error = toErrorRecord(err);

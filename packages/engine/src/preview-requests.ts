@@ -10,7 +10,14 @@ import { examplesFor, loadExamplePool } from "./fewshot-examples.js";
 import { compactTurn } from "./response-records.js";
 import type { RunStore } from "./run-store.js";
 import { inShard } from "./shard.js";
-import { buildLoglikelihoodRequest, buildTurnRequest, type LoglikelihoodTurnRequest } from "./turn-request.js";
+import {
+  FIRST_PASS_CALL,
+  afterFirstPass,
+  buildLoglikelihoodRequest,
+  buildTurnRequest,
+  firstPassRequest,
+  type LoglikelihoodTurnRequest,
+} from "./turn-request.js";
 
 export interface PreviewSettings {
   tasks: readonly TaskSpec[];
@@ -27,6 +34,8 @@ export interface PreviewedRequest {
   task: string;
   sample: string;
   turn: number;
+  /** "first-pass": a loglikelihood row's first request, which generates up to the answer tag. */
+  call?: string;
   request: ModelRequest | LoglikelihoodTurnRequest;
 }
 
@@ -35,6 +44,8 @@ export interface PreviewGap {
   task: string;
   sample: string;
   turn: number;
+  /** Set when only the row's echo request after its first pass is missing (not the turn). */
+  call?: string;
   reason: string;
 }
 
@@ -43,6 +54,7 @@ export type PreviewItem = { kind: "request"; value: PreviewedRequest } | { kind:
 export async function* previewRequests(settings: PreviewSettings): AsyncGenerator<PreviewItem> {
   const { registry, limit, shard } = settings;
   const answers = settings.from ? await storedAnswers(settings.from) : undefined;
+  const firstPasses = settings.from ? await storedFirstPasses(settings.from) : undefined;
   for (const task of settings.tasks) {
     const loader = registry.get("dataloaders", task.data.id);
     const builder = registry.get("promptBuilders", task.prompt.id);
@@ -58,8 +70,8 @@ export async function* previewRequests(settings: PreviewSettings): AsyncGenerato
       const previousResponses: string[] = [];
       for (let turn = 1; turn <= turns; turn++) {
         const input: PromptBuildInput = { sample, task, examples, turn, previousResponses: [...previousResponses] };
-        const request = task.mode === "loglikelihood" ? buildLoglikelihoodRequest(task, builder, input) : buildTurnRequest(task, builder, input);
-        yield { kind: "request", value: { task: task.key, sample: sample.id, turn, request } };
+        if (task.mode === "loglikelihood") yield* loglikelihoodRequests(task, buildLoglikelihoodRequest(task, builder, input), sample.id, turn, settings.from, firstPasses);
+        else yield { kind: "request", value: { task: task.key, sample: sample.id, turn, request: buildTurnRequest(task, builder, input) } };
         if (turn === turns) break;
         const answer = byTask?.get(sample.id)?.[turn - 1];
         if (answer === undefined) {
@@ -75,12 +87,62 @@ export async function* previewRequests(settings: PreviewSettings): AsyncGenerato
   }
 }
 
+/**
+ * A loglikelihood row's requests: the echo request, or with a first pass (SEA-HELM's logprob tasks)
+ * the first-pass request and, when a run store has its answer, the echo request after it.
+ */
+function* loglikelihoodRequests(
+  task: TaskSpec,
+  request: LoglikelihoodTurnRequest,
+  sample: string,
+  turn: number,
+  from: RunStore | undefined,
+  firstPasses: Map<string, StoredFirstPass> | undefined,
+): Generator<PreviewItem> {
+  const first = firstPassRequest(task, request);
+  if (!first) {
+    yield { kind: "request", value: { task: task.key, sample, turn, request } };
+    return;
+  }
+  yield { kind: "request", value: { task: task.key, sample, turn, call: FIRST_PASS_CALL, request: first } };
+  const answer = firstPasses?.get(`${task.key}\u0000${sample}\u0000${turn}`);
+  const gap = (reason: string): PreviewItem => ({ kind: "gap", value: { task: task.key, sample, turn, call: FIRST_PASS_CALL, reason } });
+  if (answer === undefined) {
+    yield gap(
+      from
+        ? "the run store has no first pass of this row"
+        : "the echo request follows the model's first pass up to the answer tag: give a run store with --from to see it",
+    );
+  } else if (answer.finishReason !== "stop") {
+    yield gap("the first pass never reached the answer tag, so no echo request is sent (the row scores null)");
+  } else {
+    yield { kind: "request", value: { task: task.key, sample, turn, request: afterFirstPass(task, request, answer.text) } };
+  }
+}
+
+interface StoredFirstPass {
+  text: string;
+  finishReason: string | undefined;
+}
+
+/** The latest successful first pass of each loglikelihood row in a run store, by task, sample and turn. */
+async function storedFirstPasses(store: RunStore): Promise<Map<string, StoredFirstPass>> {
+  await store.readManifest();
+  const out = new Map<string, StoredFirstPass>();
+  for await (const rec of store.readResponses({ request: false })) {
+    if (rec.stage !== "generate" || rec.status !== "ok" || rec.call !== FIRST_PASS_CALL) continue;
+    const choice = rec.choices?.[0];
+    out.set(`${rec.task}\u0000${rec.sample}\u0000${rec.turn}`, { text: choice?.text ?? "", finishReason: choice?.finishReason });
+  }
+  return out;
+}
+
 /** The latest successful generate answer of each (task, sample, turn) in a run store. */
 async function storedAnswers(store: RunStore): Promise<Map<string, Map<string, string[]>>> {
   await store.readManifest();
   const out = new Map<string, Map<string, string[]>>();
   for await (const rec of store.readResponses({ request: false })) {
-    if (rec.stage !== "generate" || rec.status !== "ok") continue;
+    if (rec.stage !== "generate" || rec.status !== "ok" || rec.call === FIRST_PASS_CALL) continue;
     const state = compactTurn(rec, false);
     if (state.text === undefined) continue;
     let byTask = out.get(rec.task);

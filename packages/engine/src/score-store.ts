@@ -10,6 +10,7 @@ import { scoreTask } from "./score-task.js";
 import { TaskRows } from "./task-rows.js";
 import { type Summarize, simpleSummary } from "./summary.js";
 import { withLabels } from "./task-data.js";
+import { FIRST_PASS_CALL } from "./turn-request.js";
 
 export interface ScoreStoreSettings {
   store: RunStore;
@@ -226,6 +227,8 @@ async function attachAnswers(
       }
       continue;
     }
+    // A loglikelihood row's first pass is not its answer: the row's own record (no call) is.
+    if (rec.call === FIRST_PASS_CALL) continue;
     const rows = rowsByTask.get(rec.task);
     if (!rows) continue;
     const row = rows.rowOfSample(rec.sample);

@@ -1,6 +1,7 @@
 import type { ChatMessage, Judgement, ModelErrorRecord, ModelResponse, StoredAnswer } from "@yardstick/core";
 import type { ResponseRecord } from "@yardstick/run-format";
 import type { RunStore } from "./run-store.js";
+import { FIRST_PASS_CALL } from "./turn-request.js";
 
 /** The latest generate record of one turn, as a judge needs it: every choice's text and the request as sent. */
 export interface StoredTurn {
@@ -35,7 +36,7 @@ export async function readStoredStages(store: RunStore, taskKeys: ReadonlySet<st
   const calls = new Map<string, Map<string, Map<string, StoredCall>>>();
   for await (const rec of store.readResponses()) {
     if (rec.status === "pending" || !taskKeys.has(rec.task)) continue;
-    if (rec.stage === "generate") {
+    if (rec.stage === "generate" && rec.call !== FIRST_PASS_CALL) {
       const bySample = getOrMake(turns, rec.task, () => new Map<string, StoredTurn[]>());
       const list = getOrMake(bySample, rec.sample, (): StoredTurn[] => []);
       const prior = list[rec.turn - 1];

@@ -4,6 +4,7 @@
  * which prints the requests a run would send.
  */
 import { type ChatMessage, ConfigError, type ModelRequest, type PromptBuilderV1, type PromptBuildInput, type TaskSpec } from "@yardstick/core";
+import { firstPassParams, throughStopString } from "./two-pass-generation.js";
 
 /** A builder's string is a completion prompt (base models), its messages a chat request; the task's generation params go with either. */
 export function buildTurnRequest(task: TaskSpec, builder: PromptBuilderV1, input: PromptBuildInput): ModelRequest {
@@ -37,4 +38,23 @@ export function buildLoglikelihoodRequest(task: TaskSpec, builder: PromptBuilder
   if (!builder.buildChoices) throw new ConfigError(`prompt builder "${builder.id}" cannot build loglikelihood choices`, { keyPath: [task.key, "prompt"] });
   const { context, continuations } = builder.buildChoices(input, task.prompt.options ?? {});
   return { kind: "loglikelihood", context, continuations };
+}
+
+/** The `call` of a loglikelihood row's first-pass record in the run store (the row's own record has none). */
+export const FIRST_PASS_CALL = "first-pass";
+
+/**
+ * A loglikelihood task whose generation sets `stopAtFirst` (SEA-HELM's logprob tasks): the request
+ * that first lets the model write from the context up to the answer tag, else undefined.
+ */
+export function firstPassRequest(task: TaskSpec, request: LoglikelihoodTurnRequest): ModelRequest | undefined {
+  const tag = task.generation.stopAtFirst;
+  if (tag === undefined) return undefined;
+  return { kind: "completion", prompt: request.context, params: firstPassParams(task.generation, tag) };
+}
+
+/** The echo request after a first pass that stopped at the tag: the continuations follow the context and the text through the tag. */
+export function afterFirstPass(task: TaskSpec, request: LoglikelihoodTurnRequest, firstText: string): LoglikelihoodTurnRequest {
+  const tag = task.generation.stopAtFirst ?? "";
+  return { kind: "loglikelihood", context: request.context + throughStopString(firstText, tag), continuations: request.continuations };
 }

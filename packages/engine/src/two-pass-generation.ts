@@ -28,10 +28,9 @@ export function withTwoPassGeneration(model: ModelProviderV1): ModelProviderV1 {
 
 async function generateTwoPass(model: ModelProviderV1, request: ModelRequest, stopAt: string, ctx: ModelCallContext | undefined): Promise<ModelResponse> {
   const { stopAtFirst: _, ...params } = request.params;
-  const firstParams: GenerationParams = { ...params, stop: [stopAt], extraBody: { ...params.extraBody, include_stop_str_in_output: true } };
-  const first = await model.generate({ ...request, params: firstParams }, ctx);
+  const first = await model.generate({ ...request, params: firstPassParams(params, stopAt) }, ctx);
   if (first.finishReason !== "stop") return first;
-  const firstText = first.text.endsWith(stopAt) ? first.text : `${first.text}${stopAt}`;
+  const firstText = throughStopString(first.text, stopAt);
   const used = first.usage?.completionTokens ?? 0;
   const remaining = params.maxTokens === undefined ? undefined : params.maxTokens - used;
   if (remaining !== undefined && remaining <= 0) return withText(first, firstText);
@@ -57,6 +56,20 @@ async function generateTwoPass(model: ModelProviderV1, request: ModelRequest, st
   }
   if (first.latencyMs !== undefined && answer.latencyMs !== undefined) joined.latencyMs = first.latencyMs + answer.latencyMs;
   return joined;
+}
+
+/**
+ * The first pass's params: generate until `stopAt`, keeping it in the text (vLLM's
+ * `include_stop_str_in_output`). Also the first pass of SEA-HELM's logprob tasks (answer.ts).
+ */
+export function firstPassParams(params: GenerationParams, stopAt: string): GenerationParams {
+  const { stopAtFirst: _, ...rest } = params;
+  return { ...rest, stop: [stopAt], extraBody: { ...rest.extraBody, include_stop_str_in_output: true } };
+}
+
+/** A first pass that finished with "stop" ends with the stop string; a server that drops it gets it put back. */
+export function throughStopString(text: string, stopAt: string): string {
+  return text.endsWith(stopAt) ? text : `${text}${stopAt}`;
 }
 
 function withText(response: ModelResponse, text: string): ModelResponse {

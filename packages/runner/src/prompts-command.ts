@@ -88,7 +88,8 @@ export async function promptsCommand(argv: string[], io: CliIO): Promise<number>
   }
   for (const [task, list] of gaps) {
     const first = list[0]!;
-    io.stderr.write(`note: task ${task}: turn ${first.turn} and later of ${list.length} sample(s) not printed: ${first.reason}\n`);
+    const what = first.call ? "the echo request" : `turn ${first.turn} and later`;
+    io.stderr.write(`note: task ${task}: ${what} of ${list.length} sample(s) not printed: ${first.reason}\n`);
   }
   return 0;
 }
