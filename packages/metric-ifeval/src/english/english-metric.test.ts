@@ -20,7 +20,7 @@ function input({ row, response }: { row: GoogleRow; response: string }): MetricI
     prompts: [{ text: row.prompt }],
     metadata: { language: "en", instruction_id_list: row.instruction_id_list },
   };
-  return { sampleId: sample.id, prediction: response, sample: { ...sample, raw: { ...sample, kwargs: row.kwargs } } };
+  return { sampleId: sample.id, prediction: response, reference: undefined, sample: { ...sample, raw: { ...sample, kwargs: row.kwargs } } };
 }
 const inputs = fixture.map(input);
 
@@ -42,8 +42,8 @@ const task: TaskSpec = {
 };
 
 describe("ifeval:en", () => {
-  it("scores prompt and instruction level, strict and loose, as SEA-HELM's English IFEvalMetric", () => {
-    const result = createIfevalEnglishMetric().compute(inputs, {}, { task });
+  it("scores prompt and instruction level, strict and loose, as SEA-HELM's English IFEvalMetric", async () => {
+    const result = await createIfevalEnglishMetric().compute(inputs, {}, { task });
     // Row 1001 follows both (strict and loose). Row 1002 starts "Sure!" (not lowercase) but has "park":
     // strict 1 of 2, loose 2 of 2 without the first line. Row 1003's JSON follows a line of text:
     // strict 0, loose 1. Row 1004 has 5 words and a comma but a title: 1 of 3 either way.
@@ -64,8 +64,8 @@ describe("ifeval:en", () => {
     expect(Object.keys(plugins.metrics ?? {}).sort()).toEqual(["ifeval", "ifeval:en"]);
   });
 
-  it("reads a reference { instruction_id_list, kwargs } instead of a sample", () => {
-    const result = createIfevalEnglishMetric().compute(
+  it("reads a reference { instruction_id_list, kwargs } instead of a sample", async () => {
+    const result = await createIfevalEnglishMetric().compute(
       [{ sampleId: "r", prediction: "no commas here", reference: { instruction_id_list: ["punctuation:no_comma"], kwargs: [{ relation: null }] } }],
       {},
     );
