@@ -144,6 +144,14 @@ describe("loose variants and counting", () => {
       "Did J. R. R. Tolkien write it?",
       "Yes...",
     ]);
+    // Quotes move after the period, an acronym followed by a suffix and a starter ends a sentence, web addresses do not.
+    expect(splitIntoSentences('He said "hi." Then U.S.A. Inc. This is it. Visit example.com now... ok')).toEqual([
+      'He said "hi".',
+      "Then U.S.A. Inc",
+      "This is it.",
+      "Visit example.com now...",
+      "ok",
+    ]);
     expect(countWords("It's a well-known fact, isn't it?")).toBe(9);
   });
 });
