@@ -115,7 +115,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   progress.watchEndpoints?.(settings.batchApi ? undefined : endpointReading(model));
   if (settings.batchApi) {
     const twoPass = settings.tasks.find((t) => t.generation.stopAtFirst !== undefined);
-    if (twoPass) throw new ConfigError(`task ${twoPass.key} generates in two passes (a base model's answer tag first), which a batch API cannot do: run it without --batch`);
+    if (twoPass) throw new ConfigError(`task ${twoPass.key} generates in two passes (up to the answer tag first, then from that text), which a batch API cannot do: run it without --batch`);
     const batch = { batch: settings.batchApi, store, cache: settings.cache, identity, failFast, signal: stop.signal, stage: "generate" as const, log: settings.log };
     asker.batch = (await createBatchAnswers(batch)).ask;
   }
