@@ -254,6 +254,9 @@ function slimRequest(request: SentRequest, pool: StringPool): SentRequest {
   }
 }
 
+/** The `call` of a loglikelihood row's first-pass generate record (the engine's FIRST_PASS_CALL). */
+const FIRST_PASS_CALL = "first-pass";
+
 async function readResponsesInto(run: RunData, samples: Map<string, Map<string, StoredSample>>, onlyTask: string | undefined): Promise<void> {
   const path = join(run.dir, "responses.jsonl");
   if (!existsSync(path)) {
@@ -306,6 +309,12 @@ async function readResponsesInto(run: RunData, samples: Map<string, Map<string, 
     }
     if (lastTurn.get(`${r.task}\u0000${r.sample}`) !== r.turn) continue;
     const stats = statsOf(run, r.task);
+    if (r.call === FIRST_PASS_CALL) {
+      // A loglikelihood row's first pass (SEA-HELM logprob tasks): its tokens count; the row's own record is the answer.
+      stats.promptTokens += r.promptTokens ?? 0;
+      stats.completionTokens += r.completionTokens ?? 0;
+      continue;
+    }
     const request = requests.get(id);
     if (request) sample.request = request;
     sample.cached = r.cached;

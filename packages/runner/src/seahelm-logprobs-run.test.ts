@@ -16,6 +16,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readRun } from "@yardstick/report";
 import { type DevServer, startDevServer, tokenLogprob } from "@yardstick/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -150,6 +151,16 @@ describe("yardstick run on SEA-HELM logprob tasks", () => {
     expect(s2[1].request.context).toBe(`${SENTIMENT_PROMPT}\n\n${REASONING} Jawaban:`);
     const s3 = records.filter((r) => r.task === "sentiment-logprobs/id" && r.sample === "s3");
     expect(s3.map((r) => [r.call ?? "", r.choices[0].finishReason])).toEqual([["first-pass", "length"], ["", "length"]]);
+
+    // The report shows each row's echo request and answer, and counts a row once (its first pass's tokens too).
+    const report = await readRun(out, { task: "sentiment-logprobs/id" });
+    const stats = report.stats.get("sentiment-logprobs/id")!;
+    expect([stats.answered, stats.errors]).toEqual([SENTIMENT.length, 0]);
+    const firstPassTokens = records.filter((r) => r.task === "sentiment-logprobs/id" && r.call === "first-pass").reduce((n, r) => n + r.usage.completionTokens, 0);
+    expect(stats.completionTokens).toBe(firstPassTokens);
+    const reported = report.samples.find((x) => x.id === "s2")!;
+    expect(reported.request).toMatchObject({ kind: "loglikelihood", context: `${SENTIMENT_PROMPT}\n\n${REASONING} Jawaban:` });
+    expect(reported.response).toMatch(/^log-probabilities: -\d/);
 
     // Resume: the same run again sends nothing and appends nothing.
     server.resetStats();
