@@ -5,7 +5,7 @@
  * `answer_tag_separator + gold label` to that reply and reads vLLM's prompt logprobs of the appended
  * tokens; their sum is the row's cumulative log-probability. yardstick asks the same quantity of any
  * server whose `/v1/completions` echoes the prompt with logprobs: the context is the conversation as
- * text plus the answer tag, the one continuation is the separator and the gold label.
+ * text, the one continuation is the separator and the gold label.
  *
  * The conversation is rendered through SEA-HELM's base-model chat template (the tokenizer-free text
  * SEA-HELM gives a base model; `bosToken`/`chatTemplate` as for base models), since an echo request

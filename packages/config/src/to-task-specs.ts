@@ -240,7 +240,7 @@ function buildSpec(
   // A base model behind a chat endpoint gets the messages; its server renders the base-model template.
   const renderHere = base && settings.baseModelEndpoint !== "chat";
   const baseOptions = renderHere ? baseModelOptions(settings) : {};
-  // Logprob twins: one echo request per row scores the gold label after the answer tag (seahelm-logprob-prompt.ts).
+  // Logprob twins: an echo request per row scores the gold label after the answer tag (seahelm-logprob-prompt.ts).
   const logprobs = config.use_logprobs === true && !isLegacyPromptTemplate(template);
   // Upstream's first pass: the model writes up to the answer tag, and the label is scored after its text.
   const firstPass = logprobs && (ext?.logprobFirstPass ?? settings.logprobFirstPass ?? true);
