@@ -146,7 +146,7 @@ export function buildSeahelmChat(input: PromptBuildInput, options: Record<string
   return messages;
 }
 
-/** A logprob task's request: the conversation as text plus the answer tag, and the gold label after it. */
+/** A logprob task's request: the conversation as text (plus the answer tag without `logprobFirstPass`), and the gold label after it. */
 export function buildSeahelmChatChoices(input: PromptBuildInput, options: Record<string, unknown>): { context: string; continuations: string[] } {
   const opts = parseOptions(options);
   if (rowImages(input.sample).length > 0) throw new ConfigError(`sample ${input.sample.id} has images, which a logprob (text) request cannot carry`);
