@@ -185,11 +185,22 @@ export interface SampleScore {
   scores: Record<string, number>;
 }
 
+/** Per-sample scores as one column per score name, each with one value per input in input order. */
+export interface PerSampleColumns {
+  scores: Record<string, Float64Array>;
+}
+
 export interface MetricResult {
   /** Task-level values keyed by name, e.g. { accuracy: 81, macro_f1: 79.5 }. */
   scores: Record<string, number>;
   /** Per-sample values; their mean is not always the task score (e.g. macro F1, corpus BLEU). */
   perSample: SampleScore[];
+  /**
+   * The same per-sample values as columns, in input order (optional): a metric over a large task
+   * returns these so no object per sample is needed; its `perSample` is then usually
+   * `perSampleView(inputs, perSampleColumns)`. Readers that handle columns prefer them.
+   */
+  perSampleColumns?: PerSampleColumns;
   /** Extra structured output (per-category breakdowns, counts). */
   details?: Record<string, unknown>;
 }

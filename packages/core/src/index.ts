@@ -12,3 +12,5 @@ export * from "./python-random.js";
 export * from "./pcg64.js";
 export * from "./hash-file.js";
 export * from "./cli-options.js";
+export * from "./lazy-array.js";
+export * from "./per-sample-columns.js";

@@ -26,6 +26,11 @@ export class ScoreColumns {
     column.present[row] = 1;
   }
 
+  /** Takes a whole column (one value per row) as it is, every row present. */
+  adopt(key: string, values: Float64Array): void {
+    this.columns.set(key, { values, present: new Uint8Array(this.length).fill(1) });
+  }
+
   /** The finite values of one score, in row order. */
   finiteValues(key: string): number[] {
     const column = this.columns.get(key);

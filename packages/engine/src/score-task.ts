@@ -1,11 +1,11 @@
 import type { JudgementRecord, MetricInput, MetricV1, Registry, TaskSpec } from "@yardstick/core";
 import type { ScoreRecord } from "@yardstick/run-format";
-import { YardstickError } from "@yardstick/core";
+import { lazyArray, YardstickError } from "@yardstick/core";
 import type { TaskOutcome } from "./evaluate.js";
 import { headlineInterval } from "./headline-interval.js";
 import { resolveJudgements } from "./judgement-records.js";
 import { ScoreColumns } from "./score-columns.js";
-import { finalTurn, lazyArray, type TaskRows } from "./task-rows.js";
+import { finalTurn, type TaskRows } from "./task-rows.js";
 import type { RunStore } from "./run-store.js";
 import type { Summarize } from "./summary.js";
 
@@ -219,6 +219,17 @@ async function computeMetrics(
         notComputed ??= notComputedReason(result.details, task.mainScore);
       }
       const earlier = new Set(perSample.keys);
+      const renamed = (key: string) => (earlier.has(key) ? `${ref.id}.${key}` : key);
+      if (result.perSampleColumns) {
+        // Columns are in input order already: adopted as they are, no object per sample.
+        for (const [key, values] of Object.entries(result.perSampleColumns.scores)) {
+          if (!(values instanceof Float64Array) || values.length !== inputIds.count) {
+            throw new YardstickError(`metric ${ref.id}: per-sample column "${key}" must be a Float64Array with one value per input (${inputIds.count})`);
+          }
+          perSample.adopt(renamed(key), values);
+        }
+        continue;
+      }
       for (let k = 0; k < result.perSample.length; k++) {
         const s = result.perSample[k]!;
         let at = k < inputIds.count && inputIds.idAt(k) === s.sampleId ? k : undefined;
@@ -230,7 +241,7 @@ async function computeMetrics(
           at = positionOf.get(s.sampleId);
           if (at === undefined) continue;
         }
-        for (const key in s.scores) perSample.set(at, earlier.has(key) ? `${ref.id}.${key}` : key, s.scores[key]!);
+        for (const key in s.scores) perSample.set(at, renamed(key), s.scores[key]!);
       }
     }
   } catch (err) {

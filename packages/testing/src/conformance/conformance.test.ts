@@ -1,4 +1,4 @@
-import { MetricError, type MetricInput, type MetricResult, type MetricV1 } from "@yardstick/core";
+import { MetricError, type MetricInput, type MetricResult, type MetricV1, perSampleView } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
 import { checkMetricConformance, formatConformanceReport } from "./check-metric-conformance.js";
 import { seededShuffle } from "./shuffle.js";
@@ -140,5 +140,61 @@ describe("seededShuffle", () => {
     expect(seededShuffle(items, 7)).not.toEqual(items);
     expect([...seededShuffle(items, 7)].sort()).toEqual(items);
     expect(seededShuffle([1, 2], 3)).toEqual([2, 1]);
+  });
+});
+
+/** The word-count metric returning its per-sample scores as columns, `perSample` a view of them. */
+function createColumnWordCount(): MetricV1 {
+  return broken((rows) => {
+    const result = createWordCount().compute(rows, {}) as MetricResult;
+    const words = Float64Array.from(result.perSample, (s) => s.scores.words ?? 0);
+    const perSampleColumns = { scores: { words } };
+    return { scores: result.scores, perSample: perSampleView(rows, perSampleColumns), perSampleColumns };
+  });
+}
+
+testMetric(createColumnWordCount(), cases, { invalidOptions: [] });
+
+describe("checkMetricConformance with per-sample columns", () => {
+  it("passes a metric returning columns and checks them as it checks perSample", async () => {
+    expect(await failedChecks(createColumnWordCount())).toEqual([]);
+    const nanColumn = broken((rows) => {
+      const words = new Float64Array(rows.length).fill(Number.NaN);
+      const perSampleColumns = { scores: { words } };
+      return { scores: { mean_words: 1 }, perSample: perSampleView(rows, perSampleColumns), perSampleColumns };
+    });
+    const messages = (await checkMetricConformance(nanColumn, cases)).failures.map((f) => f.message).join("\n");
+    expect(messages).toMatch(/perSampleColumns "words"\[0\] is NaN/);
+  });
+
+  it("rejects columns of the wrong length or type, and a perSample that disagrees with them", async () => {
+    const short = broken((rows) => ({ scores: { mean_words: 1 }, perSample: [], perSampleColumns: { scores: { words: new Float64Array(rows.length - 1) } } }));
+    expect((await checkMetricConformance(short, cases)).failures.map((f) => f.message).join("\n")).toMatch(
+      /"words" has 2 values, expected one per input \(3\)/,
+    );
+    const plain = broken((rows) => ({
+      scores: { mean_words: 1 },
+      perSample: [],
+      perSampleColumns: { scores: { words: rows.map(() => 1) as unknown as Float64Array } },
+    }));
+    expect((await checkMetricConformance(plain, cases)).failures.map((f) => f.message).join("\n")).toMatch(/"words" is not a Float64Array/);
+    const disagrees = broken((rows) => ({
+      scores: { mean_words: 1 },
+      perSample: rows.map((r) => ({ sampleId: r.sampleId, scores: { words: 2 } })),
+      perSampleColumns: { scores: { words: new Float64Array(rows.length).fill(1) } },
+    }));
+    expect((await checkMetricConformance(disagrees, cases)).failures.map((f) => f.message).join("\n")).toMatch(
+      /perSample\[0\] is .*"words":2.*but perSampleColumns give .*"words":1/,
+    );
+  });
+
+  it("compares shuffled runs by the columns", async () => {
+    // Columns in a fixed order whatever the input order: the per-sample scores move between ids.
+    const fixedOrder = broken((rows) => {
+      const words = Float64Array.from(rows, (_, i) => i);
+      const perSampleColumns = { scores: { words } };
+      return { scores: { mean_words: 1 }, perSample: perSampleView(rows, perSampleColumns), perSampleColumns };
+    });
+    expect(await failedChecks(fixedOrder)).toContain("gives the same scores for shuffled input (three rows)");
   });
 });

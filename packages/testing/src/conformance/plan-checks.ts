@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
-import { MetricError, type MetricInput, type MetricResult, type MetricV1, YardstickError } from "@yardstick/core";
+import { MetricError, type MetricInput, type MetricResult, type MetricV1, type SampleScore, YardstickError } from "@yardstick/core";
 import { checkOptionsAccepts, checkOptionsRejects } from "./options-checks.js";
 import { cloneInputs, describeError, runCompute } from "./run-compute.js";
 import { seededShuffle } from "./shuffle.js";
 import type { ConformanceCheck, MetricConformanceCase, MetricConformanceOptions } from "./types.js";
-import { validateResult } from "./validate-result.js";
+import { sampleScoresFromColumns, validateResult } from "./validate-result.js";
 
 /** Prediction values a metric must either reject with a MetricError or still score finitely. */
 const MALFORMED_PREDICTIONS: readonly [string, unknown][] = [
@@ -78,9 +78,10 @@ export function planConformanceChecks(
         caseName: name,
         run: async () => {
           const original = await runCompute(metric, cloneInputs(c.inputs), options, c.ctx);
-          const shuffled = await runCompute(metric, seededShuffle(cloneInputs(c.inputs), seed), options, c.ctx);
+          const shuffledInputs = seededShuffle(cloneInputs(c.inputs), seed);
+          const shuffled = await runCompute(metric, cloneInputs(shuffledInputs), options, c.ctx);
           if (!original.ok || !shuffled.ok) return [`compute threw ${describeError(original.ok ? (shuffled as { error: unknown }).error : original.error)}`];
-          return compareUnordered(original.result, shuffled.result, tolerance);
+          return compareUnordered(recordsOf(original.result, c.inputs), recordsOf(shuffled.result, shuffledInputs), original.result, shuffled.result, tolerance);
         },
       });
     }
@@ -157,8 +158,17 @@ function contractProblems(metric: MetricV1): string[] {
   return problems;
 }
 
+/** A result's per-sample records: from its columns when it has them (as the engine reads it). */
+function recordsOf(result: MetricResult, inputs: readonly MetricInput[]): SampleScore[] {
+  if (!result.perSampleColumns) return result.perSample;
+  return sampleScoresFromColumns(
+    result.perSampleColumns,
+    inputs.map((input) => input.sampleId),
+  );
+}
+
 /** Task scores must match within `tolerance`; per-sample scores must match by sample id. */
-function compareUnordered(a: MetricResult, b: MetricResult, tolerance: number): string[] {
+function compareUnordered(aRecords: SampleScore[], bRecords: SampleScore[], a: MetricResult, b: MetricResult, tolerance: number): string[] {
   const problems: string[] = [];
   const keys = new Set([...Object.keys(a.scores), ...Object.keys(b.scores)]);
   for (const key of keys) {
@@ -167,12 +177,12 @@ function compareUnordered(a: MetricResult, b: MetricResult, tolerance: number): 
     if (x === undefined || y === undefined) problems.push(`task score "${key}" is present in only one of the two orders`);
     else if (!(Math.abs(x - y) <= tolerance)) problems.push(`task score "${key}" is ${x} in input order but ${y} shuffled`);
   }
-  const byId = new Map(a.perSample.map((s) => [s.sampleId, s.scores]));
-  for (const s of b.perSample) {
+  const byId = new Map(aRecords.map((s) => [s.sampleId, s.scores]));
+  for (const s of bRecords) {
     const original = byId.get(s.sampleId);
     if (original === undefined) problems.push(`perSample "${s.sampleId}" appears only for shuffled input`);
     else if (!isDeepStrictEqual(original, s.scores)) problems.push(`perSample "${s.sampleId}" scores differ between input orders`);
   }
-  if (a.perSample.length !== b.perSample.length) problems.push(`perSample has ${a.perSample.length} entries in input order but ${b.perSample.length} shuffled`);
+  if (aRecords.length !== bRecords.length) problems.push(`perSample has ${aRecords.length} entries in input order but ${bRecords.length} shuffled`);
   return problems;
 }
