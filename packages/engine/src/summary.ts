@@ -9,12 +9,16 @@ export interface ScoreSummary {
   key?: string;
 }
 
-export type Summarize = (scores: number[], seed: number) => ScoreSummary;
+export type Summarize = (scores: Float64Array, seed: number) => ScoreSummary;
 
 /** n, mean and standard error (sample sd / √n) without resampling; the runner injects a bootstrap. */
 export const simpleSummary: Summarize = (scores) => {
   const n = scores.length;
-  const mean = scores.reduce((a, b) => a + b, 0) / n;
-  const variance = n > 1 ? scores.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1) : 0;
+  let sum = 0;
+  for (const v of scores) sum += v;
+  const mean = sum / n;
+  let squares = 0;
+  for (const v of scores) squares += (v - mean) ** 2;
+  const variance = n > 1 ? squares / (n - 1) : 0;
   return { n, mean, stderr: Math.sqrt(variance / n) };
 };
