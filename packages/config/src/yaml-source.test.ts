@@ -18,12 +18,14 @@ const timeToParse = (text: string): number => {
 
 describe("parseYamlSource", () => {
   it("takes time in proportion to the keys of a mapping, not their square (16,000 keys took 20 s, 100,000 never ended)", () => {
-    const small = manyKeys(2_000);
-    const large = manyKeys(16_000);
+    const small = manyKeys(4_000);
+    const large = manyKeys(64_000);
     timeToParse(small); // warm up the parser
-    const ratio = Math.min(timeToParse(large), timeToParse(large)) / Math.min(timeToParse(small), timeToParse(small));
-    // 8x the keys: about 8x the time when linear, 64x when quadratic.
-    expect(ratio).toBeLessThan(24);
+    const fastest = (text: string): number => Math.min(timeToParse(text), timeToParse(text), timeToParse(text));
+    const ratio = fastest(large) / fastest(small);
+    // 16x the keys: about 16x the time when linear, 256x when quadratic; the margin absorbs a busy
+    // machine (the suite runs files in parallel), which can stretch either side several times.
+    expect(ratio).toBeLessThan(80);
   });
 
   it("still refuses a key given twice in one mapping, naming the key, its line and the mapping", () => {

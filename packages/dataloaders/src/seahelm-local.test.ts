@@ -141,8 +141,8 @@ describe("seahelm-local", () => {
     expect((await loadError({ path: "data/badtype.jsonl" }, dir)).message).toContain('unsupported image type ".tiff"');
   });
 
-  it("is registered as seahelm-local, beside huggingface and SEA-HELM's HealthBench and AA-LCR loaders", () => {
+  it("is registered as seahelm-local, beside huggingface and SEA-HELM's HealthBench, AA-LCR, LiveCodeBench, NIAH and CWE loaders", () => {
     expect(builtinDataloaders["seahelm-local"]?.id).toBe("seahelm-local");
-    expect(Object.keys(builtinDataloaders)).toEqual(["seahelm-local", "huggingface", "seahelm-healthbench", "seahelm-aa-lcr", "seahelm-niah", "seahelm-cwe"]);
+    expect(Object.keys(builtinDataloaders)).toEqual(["seahelm-local", "huggingface", "seahelm-healthbench", "seahelm-aa-lcr", "seahelm-livecodebench", "seahelm-niah", "seahelm-cwe"]);
   });
 });
