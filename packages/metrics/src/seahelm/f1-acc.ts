@@ -115,7 +115,8 @@ export function f1AccScores(
   nullLabel: string = NULL_LABEL,
 ): MetricResult {
   const n = gold.length;
-  const nullCount = pred.filter((p) => p === nullLabel).length;
+  let nullCount = 0;
+  for (const p of pred) if (p === nullLabel) nullCount++;
   const balAcc = balancedAccuracy(gold, pred);
   // Upstream's null-weighted F1 restricts the average to the gold classes; its reported macro F1
   // uses sklearn's default label set (gold ∪ predicted, so "null" counts as a class scoring 0).
