@@ -123,3 +123,30 @@ describe("seahelm-f1acc resampleScores", () => {
     expect(metric.resampleScores!(inputs, {}, "macro_f1", 4, next)).toBeUndefined();
   });
 });
+
+describe("label codes", () => {
+  it("give exactly the scores of the string-label formulas (sklearn order of classes and sums)", () => {
+    // Seeded mix of gold labels, predictions that map to a label, to another label, or to null.
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const labels = ["Positive", "negative", "Neutral", "Mixed"];
+    const texts = [...labels, "no idea", "NEUTRAL", ""];
+    const inputs = Array.from({ length: 500 }, (_, i) => input(`s${i}`, texts[Math.floor(next() * texts.length)]!, labels[Math.floor(next() * 3)]!));
+    const result = metric.compute(inputs, { labels });
+    const gold = inputs.map((x) => String(x.reference));
+    const pred = inputs.map((x) => {
+      const hit = labels.find((l) => normalizeLabelAnswer(l) === normalizeLabelAnswer(String(x.prediction)));
+      return hit ?? "null";
+    });
+    const balAcc = balancedAccuracy(gold, pred);
+    const goldLabels = [...new Set(gold)];
+    const nullCount = pred.filter((p) => p === "null").length;
+    expect(nullCount).toBeGreaterThan(0);
+    expect(result.scores.accuracy).toBe(100 * balAcc);
+    expect(result.scores.macro_f1).toBe(100 * macroF1(gold, pred));
+    expect(result.scores.null_weighted_f1).toBe(100 * macroF1(gold, pred, goldLabels) * (1 - nullCount / inputs.length));
+    expect(result.scores.null_count).toBe(nullCount);
+    expect(result.details).toEqual({ labelCount: 4, goldLabels });
+    expect(Array.from(result.perSampleColumns!.scores.correct!)).toEqual(pred.map((p, i) => (p === gold[i] ? 1 : 0)));
+  });
+});

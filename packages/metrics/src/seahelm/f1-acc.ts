@@ -1,6 +1,6 @@
 import { type MetricContext, type MetricInput, type MetricResult, type MetricV1, perSampleView } from "@yardstick/core";
 import { z } from "zod";
-import { balancedAccuracy, macroF1 } from "./classification.js";
+import { classCounts, codedBalancedAccuracy, codedMacroF1, LabelCodes } from "./label-codes.js";
 import { normalizeScore, predictionText, referenceLabel, requireSamples } from "./common.js";
 import { createLabelMapper, extractLabelAfterTag, NULL_LABEL } from "./label-mapping.js";
 import { schemaOptionsCheck } from "../options-check.js";
@@ -32,34 +32,42 @@ export function createSeahelmF1AccMetric(): MetricV1 {
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(F1ACC_ID, inputs);
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const gold = inputs.map((input) => referenceLabel(F1ACC_ID, input));
-      const labels = opts.labels ?? [...new Set(gold)];
-      const mapper = createLabelMapper(labels, { upstreamKeys: opts.upstreamLabelKeys, nullLabel: opts.nullLabel });
-      const pred = inputs.map((input) => {
-        const text =
-          opts.answerTag !== undefined && typeof input.rawResponse === "string"
-            ? extractLabelAfterTag(input.rawResponse, opts.answerTag, labels)
-            : predictionText(F1ACC_ID, input);
-        return mapper.map(text);
-      });
-      return f1AccScores(inputs, gold, pred, labels.length, opts.nullLabel);
+      const { codes, gold, pred, labels } = codedLabels(inputs, opts);
+      return f1AccScores(inputs, codes, gold, pred, labels.length, opts.nullLabel);
     },
     resampleScores(inputs, options, key, resamples, nextIndex) {
       if (key !== "accuracy" && key !== "normalized_accuracy") return undefined;
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const gold = inputs.map((input) => referenceLabel(F1ACC_ID, input));
-      const labels = opts.labels ?? [...new Set(gold)];
-      const mapper = createLabelMapper(labels, { upstreamKeys: opts.upstreamLabelKeys, nullLabel: opts.nullLabel });
-      const pred = inputs.map((input) =>
-        mapper.map(
-          opts.answerTag !== undefined && typeof input.rawResponse === "string"
-            ? extractLabelAfterTag(input.rawResponse, opts.answerTag, labels)
-            : predictionText(F1ACC_ID, input),
-        ),
-      );
+      const { gold, pred, labels } = codedLabels(inputs, opts);
       return resampledBalancedAccuracy(gold, pred, labels.length, key, resamples, nextIndex);
     },
   };
+}
+
+/**
+ * Gold labels and mapped predictions as codes (gold labels first, in first-seen order), and the
+ * label set the predictions are mapped to (the option's, else the gold labels).
+ */
+function codedLabels(
+  inputs: readonly MetricInput[],
+  opts: z.infer<typeof seahelmF1AccOptionsSchema>,
+): { codes: LabelCodes; gold: Uint32Array; pred: Uint32Array; labels: readonly string[] } {
+  const n = inputs.length;
+  const codes = new LabelCodes();
+  const gold = new Uint32Array(n);
+  for (let i = 0; i < n; i++) gold[i] = codes.codeOf(referenceLabel(F1ACC_ID, inputs[i]!));
+  const labels = opts.labels ?? codes.names.slice();
+  const mapper = createLabelMapper(labels, { upstreamKeys: opts.upstreamLabelKeys, nullLabel: opts.nullLabel });
+  const pred = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const input = inputs[i]!;
+    const text =
+      opts.answerTag !== undefined && typeof input.rawResponse === "string"
+        ? extractLabelAfterTag(input.rawResponse, opts.answerTag, labels)
+        : predictionText(F1ACC_ID, input);
+    pred[i] = codes.codeOf(mapper.map(text));
+  }
+  return { codes, gold, pred, labels };
 }
 
 /**
@@ -67,25 +75,25 @@ export function createSeahelmF1AccMetric(): MetricV1 {
  * class indices and hits, so a bootstrap of 1,000 resamples costs 1,000 passes over two typed arrays.
  */
 export function resampledBalancedAccuracy(
-  gold: readonly string[],
-  pred: readonly string[],
+  gold: Uint32Array,
+  pred: Uint32Array,
   labelCount: number,
   key: "accuracy" | "normalized_accuracy",
   resamples: number,
   nextIndex: () => number,
 ): Float64Array {
   const n = gold.length;
-  const classOf = new Map<string, number>();
+  // Classes numbered by first appearance in gold (gold codes come first, so a gold code is its class).
+  let classes = 0;
   // One code per sample, 2·class + hit, so each draw is one random read and one increment (the
   // draws dominate: resamples × n of them); counts[2c] are misses, counts[2c + 1] hits of class c.
   const code = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const g = gold[i]!;
-    let c = classOf.get(g);
-    if (c === undefined) classOf.set(g, (c = classOf.size));
-    code[i] = 2 * c + (pred[i] === g ? 1 : 0);
+    const c = gold[i]!;
+    if (c >= classes) classes = c + 1;
+    code[i] = 2 * c + (pred[i] === c ? 1 : 0);
   }
-  const k = classOf.size;
+  const k = classes;
   const counts = new Uint32Array(2 * k);
   const out = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
@@ -106,25 +114,35 @@ export function resampledBalancedAccuracy(
   return out;
 }
 
-/** The score block shared by F1Acc-style metrics, given mapped predictions. */
+/** The score block shared by F1Acc-style metrics, given coded gold labels and mapped predictions. */
 export function f1AccScores(
   inputs: readonly MetricInput[],
-  gold: readonly string[],
-  pred: readonly string[],
+  codes: LabelCodes,
+  gold: Uint32Array,
+  pred: Uint32Array,
   labelCount: number,
   nullLabel: string = NULL_LABEL,
 ): MetricResult {
   const n = gold.length;
+  const nullCode = codes.known(nullLabel);
   let nullCount = 0;
-  for (const p of pred) if (p === nullLabel) nullCount++;
-  const balAcc = balancedAccuracy(gold, pred);
-  // Upstream's null-weighted F1 restricts the average to the gold classes; its reported macro F1
-  // uses sklearn's default label set (gold ∪ predicted, so "null" counts as a class scoring 0).
-  const goldLabels = [...new Set(gold)];
-  const f1OnGold = macroF1(gold, pred, goldLabels);
-  const f1Default = macroF1(gold, pred);
   const correct = new Float64Array(n);
-  for (let i = 0; i < n; i++) correct[i] = pred[i] === gold[i] ? 1 : 0;
+  for (let i = 0; i < n; i++) {
+    if (pred[i] === nullCode) nullCount++;
+    correct[i] = pred[i] === gold[i] ? 1 : 0;
+  }
+  const counts = classCounts(gold, pred, codes.names.length);
+  const balAcc = codedBalancedAccuracy(counts);
+  // Upstream's null-weighted F1 restricts the average to the gold classes; its reported macro F1
+  // uses sklearn's default label set (gold ∪ predicted, sorted, so "null" counts as a class scoring 0).
+  // Gold codes are the first ones: 0 up to the largest seen.
+  let goldCount = 0;
+  for (let i = 0; i < n; i++) if (gold[i]! >= goldCount) goldCount = gold[i]! + 1;
+  const goldClasses = Array.from({ length: goldCount }, (_, k) => k);
+  const goldLabels = goldClasses.map((k) => codes.names[k]!);
+  const f1OnGold = codedMacroF1(counts, goldClasses);
+  const sortedClasses = codes.names.map((_, k) => k).sort((a, b) => compareStrings(codes.names[a]!, codes.names[b]!));
+  const f1Default = codedMacroF1(counts, sortedClasses);
   const perSampleColumns = { scores: { correct } };
   return {
     scores: {
@@ -139,4 +157,9 @@ export function f1AccScores(
     perSampleColumns,
     details: { labelCount, goldLabels },
   };
+}
+
+/** Array.prototype.sort's default order for strings (UTF-16 code units). */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
