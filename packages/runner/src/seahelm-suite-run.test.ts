@@ -1,9 +1,10 @@
 /**
  * The whole `seahelm` suite end to end: the corpus configs (task_config.yaml and every suite task's
- * config) copied to a temp dir, small data written for every task-language pair of three languages
- * (local JSONL where a config names a file, parquet on the Hugging Face stand-in for Hub datasets),
- * then one `yardstick run --suite seahelm` against the dev server as model and judge. Every pair
- * that `ls` says runs here must come back scored in results.json, judged tasks with judgements.
+ * config) copied to a temp dir, small data written for every task-language pair of the suite (85 in
+ * 7 languages; local JSONL where a config names a file, parquet on the Hugging Face stand-in for Hub
+ * datasets), then one `yardstick run --suite seahelm --limit 2` against the dev server as model and
+ * judge. Every pair that `ls` says runs here must come back scored in results.json, judged tasks
+ * with judgements. Only MetricX (no scoring endpoint here) is reported as not computed.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,8 +18,6 @@ import { main } from "./main.js";
 import { loadTaskSpecs } from "./tasks.js";
 
 const CORPUS = join(import.meta.dirname, "..", "..", "config", "src", "__fixtures__", "seahelm_tasks");
-/** id has the most task families (LINDSEA, the syntax judge), th the thai_exam group, tl Kalahi and Belebele. */
-const LANGS = ["id", "th", "tl"];
 
 /** The served model: the answer a row's prompt carries; a judge's best class; something for later turns. */
 function answer(text: string): string {
@@ -38,7 +37,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ys-seahelm-suite-"));
   tasks = join(dir, "seahelm_tasks");
   cpSync(CORPUS, tasks, { recursive: true });
-  const { tasks: specs } = await loadTaskSpecs([tasks], { suite: "seahelm", languages: LANGS, requireData: false });
+  const { tasks: specs } = await loadTaskSpecs([tasks], { suite: "seahelm", requireData: false });
   data = writeSuiteData(specs);
   hub = await startHubServer({ datasets: {}, parquet: data.parquet });
   model = await startDevServer({ port: 0, models: ["m", "judge"], policy: (req) => answer(req.lastUserText) });
@@ -53,16 +52,16 @@ describe("the seahelm suite end to end", () => {
   it("runs every pair ls says runs here, from local files and the Hub stand-in, judged tasks judged", async () => {
     const env = { YARDSTICK_CACHE_DIR: join(dir, "cache"), HF_ENDPOINT: hub.url };
     const ls = captureIO(env, dir);
-    expect(await main(["ls", tasks, "--suite", "seahelm", "--langs", LANGS.join(","), "--json"], ls), ls.err()).toBe(0);
+    expect(await main(["ls", tasks, "--suite", "seahelm", "--json"], ls), ls.err()).toBe(0);
     const rows = (JSON.parse(ls.out()) as { tasks: LsRow[] }).tasks;
     const runnable = rows.filter((r) => r.runsHere);
-    // With the data written, every pair of these languages runs here.
+    // With the data written, every pair of the suite runs here.
     expect(rows.filter((r) => !r.runsHere).map((r) => [r.key, r.reasons])).toEqual([]);
-    expect(rows).toHaveLength(16 + 15 + 13);
+    expect(rows).toHaveLength(85);
 
     const out = join(dir, "run");
     const url = `${model.url}/v1`;
-    const args = ["run", tasks, "--suite", "seahelm", "--langs", LANGS.join(","), "--limit", "2"];
+    const args = ["run", tasks, "--suite", "seahelm", "--limit", "2"];
     const models = ["--model", "openai-compatible:m", "--base-url", url, "--judge-model", "openai-compatible:judge", "--judge-base-url", url];
     const io = captureIO(env, dir);
     expect(await main([...args, ...models, "--skip-unsupported", "--out", out, "--quiet", "--no-report"], io), io.err()).toBe(0);
@@ -85,12 +84,24 @@ describe("the seahelm suite end to end", () => {
       }
     }
 
+    // Aggregates: each competency with a computed main score, each language and the run (MetricX
+    // left out: ms's only nlg tasks are translations, so ms has no nlg total).
+    const computed = runnable.filter((r) => !/metricx/.test(r.metric));
+    for (const r of computed) expect(results[r.language][r.competency].total, `${r.language}/${r.competency}`).toBe(100);
+    for (const language of new Set(runnable.map((r) => r.language))) expect(results[language].total, language).toBe(100);
+    expect(results.ms.nlg.total).toBeUndefined();
+    expect(results.total).toBe(100);
+
     const records = readFileSync(join(out, "responses.jsonl"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { task: string; stage: string; status: string; model: string; judgement?: { label: string } });
     const judged = runnable.filter((r) => r.judge === "seahelm-criteria").map((r) => r.key);
-    expect(judged.sort()).toEqual(["kalahi-judge/tl", "mt-bench-judge/id", "mt-bench-judge/th", "mt-bench-judge/tl", "syntax-criteria/id"]);
+    expect(judged.sort()).toEqual([
+      "kalahi-judge/tl",
+      ...["id", "ms", "ta", "th", "tl", "vi"].map((l) => `mt-bench-judge/${l}`),
+      "syntax-criteria/id",
+    ]);
     for (const key of judged) {
       // Two samples, two criteria each (the rows of seahelm-suite-data.ts), every one judged by the judge model.
       const judgements = records.filter((r) => r.task === key && r.stage === "judge");
@@ -105,11 +116,8 @@ describe("the seahelm suite end to end", () => {
     for (const repo of data.hubRepos) expect(runJson, repo).toMatch(new RegExp(`hf:${repo}@[0-9a-f]{40}`));
     const downloaded = new Set(hub.stats().log.filter((l) => l.status === 200 && l.path.endsWith(".parquet")).map((l) => l.path));
     for (const repo of data.hubRepos) expect([...downloaded].some((p) => p.includes(repo)), repo).toBe(true);
-    expect(data.localFiles.map((f) => f.slice(tasks.length + 1)).sort()).toEqual([
-      "knowledge/global_mmlu_lite/global_mmlu_lite_id_dev.jsonl",
-      "knowledge/global_mmlu_lite/global_mmlu_lite_id_test.jsonl",
-      "knowledge/global_mmlu_lite/global_mmlu_lite_tl_dev.jsonl",
-      "knowledge/global_mmlu_lite/global_mmlu_lite_tl_test.jsonl",
-    ]);
+    expect(data.localFiles.map((f) => f.slice(tasks.length + 1)).sort()).toEqual(
+      ["id", "ms", "my", "tl", "vi"].flatMap((l) => ["dev", "test"].map((s) => `knowledge/global_mmlu_lite/global_mmlu_lite_${l}_${s}.jsonl`)),
+    );
   }, 60_000);
 });

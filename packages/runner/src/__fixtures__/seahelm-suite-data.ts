@@ -58,8 +58,12 @@ function ifevalKwargs(set: Record<string, unknown>): Record<string, unknown> {
 /** First word and an answer starting with it, per language. */
 const IFEVAL_GREETINGS: Record<string, [string, string]> = {
   id: ["Halo", "Halo semua, apa kabar? Semoga hari kalian menyenangkan dan penuh semangat."],
+  vi: ["Xin", "Xin chào mọi người, hôm nay trời đẹp và chúng tôi rất vui được gặp các bạn."],
   th: ["สวัสดี", "สวัสดี ครับ วันนี้ อากาศ ดี มาก และ ทุกคน มี ความสุข กับ การ ทำงาน"],
+  ta: ["வணக்கம்", "வணக்கம் நண்பர்களே, இன்று வானிலை மிகவும் நன்றாக இருக்கிறது, நாங்கள் மகிழ்ச்சியாக இருக்கிறோம்."],
   tl: ["Kumusta", "Kumusta kayong lahat? Sana ay masaya at maganda ang araw ninyo ngayon."],
+  ms: ["Selamat", "Selamat pagi semua, saya harap kamu semua sihat dan gembira pada hari yang indah ini."],
+  my: ["မင်္ဂလာပါ", "မင်္ဂလာပါ ခင်ဗျာ ဒီနေ့ ရာသီဥတု အရမ်း ကောင်းပါတယ် ကျွန်တော်တို့ ပျော်ရွှင်ပါတယ်"],
 };
 
 /** One SEA-HELM row for `task`, by its metric family. */
@@ -86,7 +90,9 @@ export function suiteRow(task: TaskSpec, i: number): Record<string, unknown> {
     }
     case "ifeval": {
       // The marker is an answer that starts with the asked word, in the task's language (IFEval checks both).
-      const [word, answer] = IFEVAL_GREETINGS[language] ?? IFEVAL_GREETINGS.id!;
+      const greeting = IFEVAL_GREETINGS[language];
+      if (!greeting) throw new Error(`${task.key}: no IFEval answer written for language ${language}`);
+      const [word, answer] = greeting;
       return {
         ...base,
         prompts: [{ text: `Write one sentence. Start it with the word '${word}'. ⟦gold:${answer}⟧` }],
