@@ -31,13 +31,15 @@ export class ScoreColumns {
     this.columns.set(key, { values, present: new Uint8Array(this.length).fill(1) });
   }
 
-  /** The finite values of one score, in row order (typed: a million of them are 8 MB, no slack). */
+  /** The finite values of one score, in row order (typed: a million of them are 8 MB, no slack); read only. */
   finiteValues(key: string): Float64Array {
     const column = this.columns.get(key);
     if (!column) return new Float64Array(0);
     const finite = (i: number) => column.present[i] === 1 && Number.isFinite(column.values[i]!);
     let count = 0;
     for (let i = 0; i < this.length; i++) if (finite(i)) count++;
+    // Every row has a finite value: the column itself (read only), no copy.
+    if (count === this.length) return column.values;
     const out = new Float64Array(count);
     for (let i = 0, k = 0; i < this.length; i++) if (finite(i)) out[k++] = column.values[i]!;
     return out;

@@ -9,6 +9,7 @@ export interface ScoreSummary {
   key?: string;
 }
 
+/** `scores` may be a task's score column itself: a summariser must not modify it. */
 export type Summarize = (scores: Float64Array, seed: number) => ScoreSummary;
 
 /** n, mean and standard error (sample sd / √n) without resampling; the runner injects a bootstrap. */
