@@ -11,6 +11,7 @@ import {
   type SampleRecord,
   sampleRecordSchema,
 } from "./schemas.js";
+import { fastResponseRecord } from "./fast-response-record.js";
 
 /** A manifest as read, with the format version of the store it came from. */
 export interface ReadManifest {
@@ -109,6 +110,8 @@ export function parseResponseLine(line: string, options: ResponseLineOptions = {
   if (!parsed.ok) return parsed;
   const json = parsed.record;
   if ("stage" in json) {
+    const fast = fastResponseRecord(json);
+    if (fast) return { ok: true, record: fast };
     const r = responseRecordSchema.safeParse(json);
     return r.success ? { ok: true, record: r.data } : { ok: false, problem: describeIssues(r.error) };
   }

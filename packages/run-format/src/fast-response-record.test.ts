@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { fastResponseRecord } from "./fast-response-record.js";
+import { parseResponseLine } from "./read.js";
+import { responseRecordSchema } from "./schemas.js";
+
+const base = {
+  task: "sentiment/id",
+  sample: "s1",
+  turn: 1,
+  stage: "generate",
+  status: "ok",
+  key: "k",
+  promptHash: "p",
+  cached: false,
+  choices: [{ text: "Jawaban: Positif", finishReason: "stop" }],
+  usage: { promptTokens: 10, completionTokens: 3, totalTokens: 13 },
+  latencyMs: 12.5,
+  model: "m",
+  time: "2026-11-24T00:00:00.000Z",
+  request: { kind: "chat", messages: [{ role: "user", content: "Kalimat: bagus" }], params: { temperature: 0, seed: 1234 } },
+};
+
+// Records the fast path takes: zod must accept each and give the same value.
+const taken: Record<string, unknown>[] = [
+  base,
+  { ...base, request: undefined },
+  { ...base, call: "first-pass", choices: [{ text: "", finishReason: "length", reasoningContent: "hmm" }] },
+  { ...base, usage: { ...base.usage, reasoningTokens: 0 } },
+  { ...base, request: { kind: "completion", prompt: "Q: x\nA:", params: { max_tokens: 8 } } },
+  { ...base, choices: [] },
+];
+
+// Records it leaves to zod: valid ones zod parses, and invalid ones zod words.
+const left: Record<string, unknown>[] = [
+  { ...base, status: "error", choices: undefined, error: { kind: "network", attempts: 3, message: "reset" } },
+  { ...base, stage: "judge", judgement: { score: 1 } },
+  { ...base, extra: 1 },
+  { ...base, task: "" },
+  { ...base, turn: 0 },
+  { ...base, turn: 1.5 },
+  { ...base, cached: "no" },
+  { ...base, choices: [{ text: "x", finishReason: "done" }] },
+  { ...base, choices: [{ text: "x" }] },
+  { ...base, usage: { promptTokens: -1, completionTokens: 0, totalTokens: 0 } },
+  { ...base, usage: { promptTokens: 1, completionTokens: 0 } },
+  { ...base, request: { kind: "chat", messages: [{ role: "user", content: [{ type: "text", text: "x" }] }], params: {} } },
+  { ...base, request: { kind: "chat", messages: [{ role: "tool", content: "x" }], params: {} } },
+  { ...base, request: { kind: "completion", prompt: "x", params: {}, echo: true, logprobs: 1 } },
+  { ...base, choiceLogprobs: [-1.5] },
+  { ...base, time: undefined },
+  JSON.parse('{"__proto__": {"x": 1}, "task": "t", "sample": "s", "turn": 1, "stage": "generate", "status": "ok", "key": "k", "promptHash": "p", "cached": false, "choices": [], "time": "t"}'),
+];
+
+const withoutUndefined = (r: Record<string, unknown>) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+
+describe("fastResponseRecord", () => {
+  it.each(taken.map((r, i) => [i, withoutUndefined(r)] as const))("takes common record %i exactly as zod parses it", (_i, record) => {
+    const fast = fastResponseRecord(record);
+    expect(fast).toBeDefined();
+    const zod = responseRecordSchema.safeParse(record);
+    expect(zod.success).toBe(true);
+    expect(fast).toEqual(zod.data);
+  });
+
+  it.each(left.map((r, i) => [i, withoutUndefined(r)] as const))("leaves record %i to zod", (_i, record) => {
+    expect(fastResponseRecord(record)).toBeUndefined();
+  });
+
+  it("gives parseResponseLine the same outcome as zod on every record above", () => {
+    for (const record of [...taken, ...left].map(withoutUndefined)) {
+      const zod = responseRecordSchema.safeParse(record);
+      const read = parseResponseLine(JSON.stringify(record));
+      expect(read.ok).toBe(zod.success);
+      if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
+    }
+  });
+});
