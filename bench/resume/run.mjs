@@ -83,6 +83,9 @@ try {
     }
     run.child.kill("SIGKILL");
     if ((await run.result) !== null) throw new Error("the run finished before it could be killed: use more samples or fewer kills");
+    // Requests the killed process had written to its sockets may still be reaching the server: let
+    // them land, or they would be counted against the next run.
+    await new Promise((r) => setTimeout(r, 300));
     const answered = answeredSamples(out);
     const received = await server.chatRequests();
     perKill.push({ at: answered, excess: received - receivedBefore - (answered - answeredBefore) });
