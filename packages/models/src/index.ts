@@ -24,7 +24,7 @@ export {
   openAICompatibleSettingsSchema,
 } from "./openai-settings.js";
 export { createRandomBaseline, type RandomBaselineSettings, randomBaselineSettingsSchema } from "./random-baseline.js";
-export { backoffDelay, isRetryableStatus, parseRetryAfter } from "@yardstick/http";
+export { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "@yardstick/http";
 export { ANTHROPIC_BATCH_LIMITS, createAnthropicBatchClient } from "./anthropic-batch.js";
 export {
   type BatchClient,

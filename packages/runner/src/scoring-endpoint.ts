@@ -1,3 +1,4 @@
+import { isRetryableStatus, sleep } from "@yardstick/models";
 import { request } from "undici";
 
 /**
@@ -11,8 +12,8 @@ import { request } from "undici";
  *        or, for a metric with several values per item (RefCLIPScore), one object of finite numbers
  *        per item: { "scores": [ { "clipscore": 0.8, "ref_similarity": 0.7 }, ... ] }
  *
- * Items are sent in batches of `batchSize`, one batch at a time. A batch that gets no answer, 408,
- * 429 or 5xx is retried (`maxAttempts` in all, waiting longer each time); any other status, a body
+ * Items are sent in batches of `batchSize`, one batch at a time. A batch that gets no answer or a retryable status (408,
+ * 409, 429, 5xx: the transport's `isRetryableStatus`) is retried (`maxAttempts` in all, waiting longer each time); any other status, a body
  * that is not that JSON, or a count of scores other than the items' is an error naming the endpoint.
  */
 export interface ScoringEndpointOptions {
@@ -63,7 +64,7 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
     const body = JSON.stringify({ metric: options.metric, model: options.model ?? null, items });
     let lastProblem = "";
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      if (attempt > 1) await wait(retryDelayMs * 2 ** (attempt - 2), signal);
+      if (attempt > 1) await sleep(retryDelayMs * 2 ** (attempt - 2), signal);
       let status: number;
       let text: string;
       try {
@@ -82,7 +83,7 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
         lastProblem = describeFailure(err, timeoutMs);
         continue;
       }
-      if (status === 408 || status === 429 || status >= 500) {
+      if (isRetryableStatus(status)) {
         lastProblem = `answered ${status}${excerpt(text)}`;
         continue;
       }
@@ -148,16 +149,3 @@ function excerpt(text: string): string {
   return t === "" ? "" : `: ${t.length > 200 ? `${t.slice(0, 200)}…` : t}`;
 }
 
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
