@@ -65,10 +65,12 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
   if (judgedTask && !settings.judge) {
     throw new ConfigError(`task ${judgedTask.key} has a judge ("${judgedTask.judge!.id}") but no judge model was given (--judge-model)`);
   }
+  settings.progress?.phase?.("answer");
   const answered = await answerTasks(settings);
   let judging: JudgeOutcome[] = [];
   let aborted = answered.aborted;
   if (!aborted && judgedTask && settings.judge) {
+    settings.progress?.phase?.("judge");
     const judged = await judgeTasks({
       tasks: settings.tasks,
       registry: settings.registry,
@@ -90,6 +92,7 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
   }
   await settings.store.close();
   if (aborted) return { results: {}, tasks: [], answering: answered.tasks, judging, aborted: true };
+  settings.progress?.phase?.("score");
   const scored = await scoreStore({
     store: settings.store,
     registry: settings.registry,

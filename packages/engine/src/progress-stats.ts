@@ -1,7 +1,7 @@
 import type { ModelErrorRecord, RetryNotice, TokenUsage } from "@yardstick/core";
 import type { EndpointTotals, RequestTotals, RunSession } from "@yardstick/run-format";
 import { type OverallLineView, type TaskLineView, displayWidth, formatDuration } from "./progress-line.js";
-import type { ConcurrencyReading, EndpointReading, ProgressReporter, RequestPlace, StageName } from "./progress.js";
+import type { ConcurrencyReading, EndpointReading, ProgressReporter, RequestPlace, RunPhase, StageName } from "./progress.js";
 
 interface RunningTask {
   name: string;
@@ -46,6 +46,8 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
   let inFlight = 0;
   let concurrency: ConcurrencyReading | undefined;
   let endpoints: EndpointReading | undefined;
+  // When each phase began, in order (setup begins with the collector).
+  const phaseMarks: { name: RunPhase | "setup"; at: number }[] = [{ name: "setup", at: startedMs }];
 
   const add = (at: RequestPlace, change: (t: RequestTotals) => void): void => {
     change(totals);
@@ -134,6 +136,9 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
     watchEndpoints(read) {
       endpoints = read;
     },
+    phase(name) {
+      phaseMarks.push({ name, at: now() });
+    },
     runningTasks: () => running.map(view),
     overall() {
       const limiter = concurrency?.();
@@ -151,10 +156,16 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
     },
     session(aborted) {
       const endedAt = wallClock();
+      const endMs = now();
+      const phases: Partial<Record<RunPhase | "setup", number>> = {};
+      phaseMarks.forEach((m, i) => {
+        const until = phaseMarks[i + 1]?.at ?? endMs;
+        phases[m.name] = Math.round((phases[m.name] ?? 0) * 1000 + Math.max(0, until - m.at)) / 1000;
+      });
       return {
         startedAt: startedAt.toISOString(),
         endedAt: endedAt.toISOString(),
-        wallSeconds: Math.round(Math.max(0, now() - startedMs)) / 1000,
+        wallSeconds: Math.round(Math.max(0, endMs - startedMs)) / 1000,
         aborted,
         tasks: { planned: tasksPlanned, done: tasksDone },
         samples: { done: samplesDone, fromStore: samplesFromStore },
@@ -163,6 +174,7 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
         stages: structuredClone(stages),
         byTask: structuredClone(byTask),
         ...endpointTotals(endpoints),
+        phases,
       };
     },
   };
@@ -200,7 +212,7 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
     .map(([why, n]) => `${why}: ${n}`)
     .join(", ");
   const parts = [
-    `run statistics: wall time ${formatWall(s.wallSeconds)}`,
+    `run statistics: wall time ${formatWall(s.wallSeconds)}${formatPhases(s.phases)}`,
     `${s.requests} request(s) sent`,
     `${s.cacheHits} cache hit(s)`,
     `${s.retries} retr${s.retries === 1 ? "y" : "ies"}${by ? ` (${by})` : ""}`,
@@ -219,6 +231,12 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
     else lines.push(last >= 0 ? `  ${part}` : part);
   }
   return lines.join("\n");
+}
+
+/** ` (setup 0.2s, answer 3.1s, score 0.3s)`: only when the session went past setup. */
+function formatPhases(phases: RunSession["phases"]): string {
+  const list = Object.entries(phases ?? {});
+  return list.length > 1 ? ` (${list.map(([name, seconds]) => `${name} ${formatWall(seconds)}`).join(", ")})` : "";
 }
 
 function formatWall(seconds: number): string {

@@ -204,6 +204,23 @@ describe("run statistics", () => {
     ]);
   });
 
+  it("time each phase of the session: setup until the first phase, each phase until the next or the end", () => {
+    let t = 0;
+    const stats = createRunStats({ now: () => t });
+    t = 300;
+    stats.phase("answer");
+    t = 3400;
+    stats.phase("judge");
+    t = 4000;
+    stats.phase("score");
+    t = 4250;
+    const session = stats.session(false);
+    expect(session.phases).toEqual({ setup: 0.3, answer: 3.1, judge: 0.6, score: 0.25 });
+    expect(formatRunSummary(session).split(" · ")[0]).toBe("run statistics: wall time 4.3s (setup 0.3s, answer 3.1s, judge 0.6s, score 0.3s)");
+    // A session stopped during setup says nothing more than its wall time.
+    expect(formatRunSummary(createRunStats({ now: () => 0 }).session(true)).split(" · ")[0]).toBe("run statistics: wall time 0.0s");
+  });
+
   it("are appended to run-stats.json, one session per run, valid by the run-format schema", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ys-stats-"));
     dirs.push(dir);

@@ -12,6 +12,9 @@ export interface RequestPlace {
   stage: StageName;
 }
 
+/** The parts of a session whose wall time run-stats.json records (what comes before the first is `setup`). */
+export type RunPhase = "answer" | "judge" | "score";
+
 /** What the provider's in-flight limiter says now (requests in flight, its current adaptive limit). */
 export type ConcurrencyReading = () => { inFlight: number; limit: number };
 
@@ -42,6 +45,8 @@ export interface ProgressReporter {
   watchConcurrency?(read: ConcurrencyReading | undefined): void;
   /** Where to read the answering model's per-base-URL counts (see `endpointReading`). */
   watchEndpoints?(read: EndpointReading | undefined): void;
+  /** The run enters this phase (the previous one ends). */
+  phase?(name: RunPhase): void;
   /** Prints a message without breaking the display (above it on a terminal). */
   log?(message: string): void;
   /** Stops drawing: the display's last state stays, and the output continues on a new line. */
@@ -179,6 +184,7 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
     retry: then((at: RequestPlace, notice: RetryNotice) => stats.retry(at, notice)),
     watchConcurrency: (read) => stats.watchConcurrency(read),
     watchEndpoints: (read) => stats.watchEndpoints(read),
+    phase: (name) => stats.phase(name),
     log(message) {
       if (tty && !closed && drawn.length > 0) redraw(`${message}\n`);
       else stream.write(`${message}\n`);

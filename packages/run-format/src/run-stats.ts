@@ -52,6 +52,11 @@ export const runSessionSchema = requestTotalsSchema.extend({
   byTask: z.record(z.string(), requestTotalsSchema),
   /** Per base URL of the answering model, when it has several. */
   endpoints: z.array(endpointTotalsSchema).optional(),
+  /**
+   * Wall seconds of each part of the session: `setup` (loading tasks and data, checks before the
+   * first request, the model probe), `answer`, `judge`, `score`. Where a run's time went.
+   */
+  phases: z.partialRecord(z.enum(["setup", "answer", "judge", "score"]), z.number().min(0)).optional(),
   /** In a merged store: the shard (`--shard index/count`) whose run this session was. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
 });
