@@ -155,7 +155,7 @@ async function runPromptfoo(dir) {
 async function runYardstick(dir, url) {
   const r = await timed(
     process.execPath,
-    [join(root, "packages/runner/dist/cli.js"), "run", join(dir, "bench"), "--model", "openai-compatible:bench", "--base-url", `${url}/v1`, "--concurrency", String(concurrency), "--no-cache", "--out", join(dir, "ys-run"), "--quiet"],
+    [join(root, "packages/runner/dist/bin/yardstick.js"), "run", join(dir, "bench"), "--model", "openai-compatible:bench", "--base-url", `${url}/v1`, "--concurrency", String(concurrency), "--no-cache", "--out", join(dir, "ys-run"), "--quiet"],
     {},
     join(dir, "yardstick.log"),
   );

@@ -47,7 +47,7 @@ if (!existsSync(generator)) {
   console.error(`whole-process.mjs: ${generator} not found`);
   process.exit(2);
 }
-const cli = resolve(import.meta.dirname, "../../packages/runner/dist/cli.js");
+const cli = resolve(import.meta.dirname, "../../packages/runner/dist/bin/yardstick.js");
 if (!existsSync(cli)) {
   console.error(`whole-process.mjs: ${cli} not found: build first (npx tsc --build packages/runner)`);
   process.exit(2);

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SPATIAL_CLI = join(ROOT, "packages/spatial/dist/cli.js");
-const RUNNER_CLI = join(ROOT, "packages/runner/dist/cli.js");
+const RUNNER_CLI = join(ROOT, "packages/runner/dist/bin/yardstick.js");
 
 /** Runs a node script and collects its output; rejects with the stderr on a non-zero exit. */
 export function runNode(args, { timeoutMs = 120_000 } = {}) {

@@ -14,3 +14,4 @@ export * from "./hash-file.js";
 export * from "./cli-options.js";
 export * from "./lazy-array.js";
 export * from "./per-sample-columns.js";
+export * from "./package-file.js";

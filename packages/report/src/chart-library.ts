@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { packageFile } from "@yardstick/core";
 
 let cached: Promise<string> | undefined;
 
@@ -10,7 +11,8 @@ let cached: Promise<string> | undefined;
  */
 export function chartLibrarySource(): Promise<string> {
   cached ??= (async () => {
-    const entry = createRequire(import.meta.url).resolve("chart.js");
+    // Resolved from this package's folder: the bundled CLI runs this code from another one.
+    const entry = createRequire(packageFile(import.meta.url, "@yardstick/report", "package.json")).resolve("chart.js");
     const source = await readFile(join(dirname(entry), "chart.umd.min.js"), "utf8");
     return source.replace(/\/\/# sourceMappingURL=\S+\s*$/, "");
   })();

@@ -10,7 +10,7 @@ import { main } from "./main.js";
 
 // `yardstick run --batch` end to end: the dev server's batch APIs, the CLI, a real run store.
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin", "yardstick.js");
 const ROWS = 9;
 
 const servers: DevServer[] = [];

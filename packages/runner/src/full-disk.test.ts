@@ -14,7 +14,7 @@ import { type DevServer, startDevServer } from "@yardstick/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin", "yardstick.js");
 const CONCURRENCY = 4;
 
 interface Exit {

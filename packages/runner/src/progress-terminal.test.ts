@@ -10,7 +10,7 @@ import { makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
 // The progress display in a real terminal: the CLI runs inside a tmux pane 60 columns wide, and the
 // pane is read while the display redraws. tmux's -J joins rows the terminal wrapped, so a display
 // line that wrapped shows up as one line wider than the pane.
-const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin", "yardstick.js");
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const COLUMNS = 60;
 const WIDE = 200;

@@ -13,7 +13,7 @@ import { startDevServer } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
 import { makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin", "yardstick.js");
 const CONCURRENCY = 4;
 const KILLS = 4;
 

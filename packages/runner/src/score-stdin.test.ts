@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli.js");
+const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin", "yardstick.js");
 
 describe("yardstick score as a process", () => {
   it("reads the predictions piped to standard input, like `cat sys | sacrebleu ref`", () => {

@@ -9,12 +9,11 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:chil
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { DataLoadError } from "@yardstick/core";
+import { DataLoadError, packageFile } from "@yardstick/core";
 import type { TransformContext, TransformResult, UltraEvalRecord } from "./transforms/types.js";
 
 /** The driver script, beside `dist/` and `src/` in the package. */
-export const PYTHON_TRANSFORM_WORKER = fileURLToPath(new URL("../../python/ultraeval_transform_worker.py", import.meta.url));
+export const PYTHON_TRANSFORM_WORKER = packageFile(import.meta.url, "@yardstick/config", "python/ultraeval_transform_worker.py");
 
 export interface PythonBridgeRequest {
   /** The UltraEval checkout root: on the worker's import path (`UltraEval.tasks...` resolves there). */

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, packageFile } from "@yardstick/core";
 
 /** A model's price: USD per 1M tokens, and the fraction its batch API takes off. */
 export interface ModelPrice {
@@ -20,8 +20,7 @@ let builtin: PriceTable | undefined;
 /** The prices shipped in this package's prices.json (read once). */
 export function builtinPrices(): PriceTable {
   if (!builtin) {
-    // prices.json sits at the package root, two folders up from both src/cost and dist/cost.
-    const file = JSON.parse(readFileSync(new URL("../../prices.json", import.meta.url), "utf8")) as PriceFileShape;
+    const file = JSON.parse(readFileSync(packageFile(import.meta.url, "@yardstick/engine", "prices.json"), "utf8")) as PriceFileShape;
     builtin = new Map(Object.entries(file.models));
   }
   return builtin;
