@@ -21,6 +21,7 @@ const all = {
   memory: ["memory/run.mjs", "1000000", "64"],
   "cached-rerun": ["cached-rerun/run.mjs", "100000", "64"],
   resume: ["resume/run.mjs", "20000", "50", "64", "20"],
+  startup: ["startup/run.mjs", "7"],
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in all));

@@ -200,6 +200,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       async ({ sample, index }) => {
         if (!storedSamples.has(sample.id)) store.appendSample(sampleRecord(task.key, index, sample, keepPrompts));
         const prior = previous.get(sample.id) ?? [];
+        const sentBefore = outcome.sent;
         const responses: string[] = [];
         let last: TurnState = {};
         let allStored = true;
@@ -221,8 +222,10 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         if (allStored) outcome.fromStore++;
         progress.advance(1, allStored);
         // Hold this worker's slot until its records reach the OS: a kill then loses at most the
-        // answers of the samples in flight.
-        await store.written();
+        // answers of the samples in flight. A sample that sent nothing (answered by the store or
+        // the cache) need not wait: what a kill loses of it is answered again without a request,
+        // and waiting would cap a cached re-run at one write per `concurrency` samples.
+        if (outcome.sent !== sentBefore) await store.written();
       },
       stop.signal,
     );
