@@ -4,6 +4,7 @@ import {
   type LabelSet,
   type LoglikelihoodResult,
   type ModelCallContext,
+  type ModelRequest,
   type ModelProviderV1,
   type PromptBuilderV1,
   type PromptBuildInput,
@@ -13,7 +14,7 @@ import {
   type TaskSpec,
 } from "@yardstick/core";
 import type { Shard } from "@yardstick/run-format";
-import { type AskDeps, askModel, createFailFast, followSignal } from "./ask-model.js";
+import { type AskDeps, type HashedRequest, askModel, createFailFast, followSignal } from "./ask-model.js";
 import { type BatchSettings, createBatchAnswers } from "./batch-answers.js";
 import { canonicalJson, hashCanonical, sha256 } from "./canonical-json.js";
 import { examplesFor, loadExamplePool } from "./fewshot-examples.js";
@@ -30,6 +31,22 @@ import { inShard } from "./shard.js";
 import { FIRST_PASS_CALL, type LoglikelihoodTurnRequest, afterFirstPass, buildLoglikelihoodRequest, buildTurnRequest, firstPassRequest } from "./turn-request.js";
 import { withTwoPassGeneration } from "./two-pass-generation.js";
 import { countJsonlRows, withLabels } from "./task-data.js";
+
+/** Samples a cached run looks up per query, read ahead of the workers. */
+const PREFETCH_AHEAD = 256;
+
+/** A first turn built ahead of its worker (see `withPrefetchedAnswers`). */
+interface PreparedTurn {
+  input: PromptBuildInput;
+  request: ModelRequest;
+  hashed: HashedRequest;
+}
+
+interface SelectedSample {
+  sample: Sample;
+  index: number;
+  first?: PreparedTurn;
+}
 
 export interface AnswerSettings {
   tasks: readonly TaskSpec[];
@@ -184,7 +201,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     // Metrics that read prompt variables (MetricX's source text) need them in the sample records.
     const keepPrompts = task.metrics.some((ref) => registry.has("metrics", ref.id) && registry.get("metrics", ref.id).readsPrompts === true);
 
-    async function* selectedSamples(): AsyncGenerator<{ sample: Sample; index: number }> {
+    async function* selectedSamples(): AsyncGenerator<SelectedSample> {
       let index = 0;
       for await (const sample of loader.load(dataOptions, dataCtx)) {
         if (limit !== undefined && index >= limit) return;
@@ -193,11 +210,41 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       }
     }
 
+    // With a request cache, the first turn's requests are built a batch ahead and their answers
+    // looked up in one query per batch (a cached re-run is mostly these lookups).
+    const cache = settings.cache;
+    const prefetching = cache?.prefetch !== undefined && task.mode !== "loglikelihood" && !settings.batchApi;
+    const prepare = (item: SelectedSample): SelectedSample => {
+      const input: PromptBuildInput = { sample: item.sample, task, examples: examplesFor(item.sample, examplePool, task), turn: 1, previousResponses: [] };
+      try {
+        const request = buildTurnRequest(task, builder, input);
+        return { ...item, first: { input, request, hashed: hashRequest(identity, request) } };
+      } catch {
+        return item; // the worker builds it again and reports the error where it always has
+      }
+    };
+    async function* withPrefetchedAnswers(items: AsyncIterable<SelectedSample>): AsyncGenerator<SelectedSample> {
+      let batch: SelectedSample[] = [];
+      const lookUp = (): SelectedSample[] => {
+        const keys: string[] = [];
+        for (const item of batch) if (item.first) keys.push(item.first.hashed.key);
+        cache!.prefetch!(keys);
+        const ready = batch;
+        batch = [];
+        return ready;
+      };
+      for await (const item of items) {
+        batch.push(prepare(item));
+        if (batch.length >= PREFETCH_AHEAD) yield* lookUp();
+      }
+      yield* lookUp();
+    }
+
     await forEachConcurrent(
-      selectedSamples(),
+      prefetching ? withPrefetchedAnswers(selectedSamples()) : selectedSamples(),
       // Batch mode keeps every sample's request in flight while a batch collects them.
       settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : onlineWorkers(model, settings.concurrency ?? 16),
-      async ({ sample, index }) => {
+      async ({ sample, index, first }) => {
         if (!storedSamples.has(sample.id)) store.appendSample(sampleRecord(task.key, index, sample, keepPrompts));
         const prior = previous.get(sample.id) ?? [];
         const sentBefore = outcome.sent;
@@ -207,12 +254,13 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         for (let turn = 1; turn <= turnsPerSample; turn++) {
           // A stored answer is kept only for the very request that would be sent now (same key).
           const kept = prior[turn - 1];
-          const input: PromptBuildInput = { sample, task, examples: examplesFor(sample, examplePool, task), turn, previousResponses: responses };
+          const prepared = turn === 1 ? first : undefined;
+          const input: PromptBuildInput = prepared?.input ?? { sample, task, examples: examplesFor(sample, examplePool, task), turn, previousResponses: responses };
           const at: RecordPlace = { task: task.key, sample: sample.id, turn, stage: "generate" };
           last =
             task.mode === "loglikelihood"
               ? await answerLoglikelihood(task, builder, input, at, kept)
-              : await answerTurn(task, builder, input, at, kept);
+              : await answerTurn(task, builder, input, at, kept, prepared);
           if (last !== kept) allStored = false;
           if (last.error) break;
           responses.push(last.text ?? "");
@@ -229,12 +277,21 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       },
       stop.signal,
     );
+    // Samples answered without a request did not wait for their records: the next stage reads them.
+    await store.written();
     progress.endTask();
     return outcome;
 
-    async function answerTurn(t: TaskSpec, b: PromptBuilderV1, input: PromptBuildInput, at: RecordPlace, kept: TurnState | undefined): Promise<TurnState> {
-      const request = buildTurnRequest(t, b, input);
-      const hashed = hashRequest(identity, request);
+    async function answerTurn(
+      t: TaskSpec,
+      b: PromptBuilderV1,
+      input: PromptBuildInput,
+      at: RecordPlace,
+      kept: TurnState | undefined,
+      prepared?: PreparedTurn,
+    ): Promise<TurnState> {
+      const request = prepared?.request ?? buildTurnRequest(t, b, input);
+      const hashed = prepared?.hashed ?? hashRequest(identity, request);
       if (kept && kept.error === undefined && kept.key === hashed.key) return kept;
       // The stop signal reaches the request: a Ctrl-C aborts it at once, recorded as interrupted (retried on resume).
       const ctx = labelSet ? { sample: input.sample, task: t, labelSet, signal: stop.signal } : { sample: input.sample, task: t, signal: stop.signal };

@@ -35,6 +35,33 @@ describe("request cache", () => {
     again.close();
   });
 
+  it("answers prefetched keys (found or not) as a lookup would, in batches of any size", () => {
+    const path = cachePath();
+    const writer = openRequestCache({ path });
+    const keys = Array.from({ length: 600 }, (_, i) => `key-${i}`);
+    keys.forEach((k, i) => {
+      if (i % 3 !== 0) writer.put(k, "m", { text: `answer ${i}` });
+    });
+    writer.close();
+    const cache = openRequestCache({ path, flushIntervalMs: 10_000 });
+    const expected = keys.map((k) => cache.get(k));
+    expect(expected.filter((v) => v !== undefined)).toHaveLength(400);
+    cache.prefetch!(keys); // more than one query's worth
+    expect(keys.map((k) => cache.get(k))).toEqual(expected);
+    // Each prefetched answer is handed out once; a second get asks the database again (same answer).
+    expect(cache.get("key-1")).toEqual({ text: "answer 1" });
+    // A miss looked up ahead of time is not a miss any more once the answer is put.
+    cache.prefetch!(["key-0", "key-3"]);
+    cache.put("key-0", "m", { text: "late" });
+    expect(cache.get("key-0")).toEqual({ text: "late" });
+    expect(cache.get("key-3")).toBeUndefined();
+    // Answers still held from a prefetch go when entries are cleared.
+    cache.prefetch!(["key-2"]);
+    cache.clear();
+    expect(cache.get("key-2")).toBeUndefined();
+    cache.close();
+  });
+
   it("is shared by two connections (WAL) after a flush", () => {
     const path = join(mkdtempSync(join(tmpdir(), "ys-cache-")), "requests.sqlite");
     const a = openRequestCache({ path });

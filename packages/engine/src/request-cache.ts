@@ -14,6 +14,12 @@ import { requestCacheError } from "./storage-error.js";
  */
 export interface RequestCache {
   get(key: string): unknown | undefined;
+  /**
+   * Looks these keys up in one query and keeps what it found (and what it did not) for the `get`s
+   * that follow: one statement per batch instead of one per request, which is most of what a cached
+   * re-run costs. Optional: a cache without it is asked key by key.
+   */
+  prefetch?(keys: readonly string[]): void;
   put(key: string, modelIdentity: string, value: unknown): void;
   /** Commits buffered writes. Called on a timer, at the end of a run and on shutdown. */
   flush(): void;
@@ -65,6 +71,10 @@ export interface RequestCacheInfo {
 }
 
 const DAY_MS = 86_400_000;
+/** Keys per prefetch query (SQLite allows 32,766 parameters). */
+const PREFETCH_BATCH = 256;
+/** Prefetched answers not asked for yet are dropped beyond this many, oldest first. */
+const PREFETCH_KEEP = 4096;
 
 export function openRequestCache(settings: RequestCacheSettings): RequestCache {
   const path = settings.path;
@@ -76,7 +86,12 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
   const clock = settings.clock ?? Date.now;
   const select = db.prepare<[string], { value: string; shape: number }>("SELECT value, shape FROM responses WHERE key = ?");
   const insert = db.prepare("INSERT OR REPLACE INTO responses (key, model, value, created_at, shape) VALUES (?, ?, ?, ?, ?)");
+  const selectMany = db.prepare<[string[]], { key: string; value: string; shape: number }>(
+    `SELECT key, value, shape FROM responses WHERE key IN (${Array.from({ length: PREFETCH_BATCH }, () => "?").join(",")})`,
+  );
   const pending = new Map<string, { model: string; text: string; shape: number }>();
+  // Answers of prefetched keys until their `get`; `null`: the key was looked up and not found.
+  const prefetched = new Map<string, { value: string; shape: number } | null>();
   const insertAll = db.transaction((rows: [string, { model: string; text: string; shape: number }][]) => {
     const now = clock();
     for (const [key, r] of rows) insert.run(key, r.model, r.text, now, r.shape);
@@ -141,6 +156,7 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
 
   const remove = (where: string, params: (string | number)[]): number => {
     flush();
+    prefetched.clear();
     return guard(() => {
       const removed = db.prepare(`DELETE FROM responses WHERE ${where}`).run(...params).changes;
       if (removed > 0 && !inMemory) reclaim();
@@ -160,13 +176,34 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
     get(key) {
       const buffered = pending.get(key);
       if (buffered && failure === undefined) return decodeValue(buffered.text, buffered.shape);
+      const known = prefetched.get(key);
+      if (known !== undefined && failure === undefined) {
+        prefetched.delete(key);
+        return known === null ? undefined : decodeValue(known.value, known.shape);
+      }
       const row = guard(() => select.get(key));
       return row ? decodeValue(row.value, row.shape) : undefined;
+    },
+    prefetch(keys) {
+      guard(() => {
+        for (let start = 0; start < keys.length; start += PREFETCH_BATCH) {
+          const batch = keys.slice(start, start + PREFETCH_BATCH);
+          for (const key of batch) prefetched.set(key, null);
+          // Unused parameters are bound to "", which no key is.
+          const params = batch.length === PREFETCH_BATCH ? batch : [...batch, ...Array.from({ length: PREFETCH_BATCH - batch.length }, () => "")];
+          for (const row of selectMany.all(params)) prefetched.set(row.key, { value: row.value, shape: row.shape });
+        }
+      });
+      for (const key of prefetched.keys()) {
+        if (prefetched.size <= PREFETCH_KEEP) break;
+        prefetched.delete(key);
+      }
     },
     put(key, modelIdentity, value) {
       if (failure !== undefined) guard(() => undefined); // raises it: the run stops at the first failure
       const { text, shape } = encodeValue(value);
       pending.set(key, { model: modelIdentity, text, shape });
+      prefetched.delete(key); // a miss looked up before this answer came is no longer one
       if (pending.size >= maxBuffered) flush();
       else if (!timer) {
         timer = setTimeout(flushOnTimer, settings.flushIntervalMs ?? 200);

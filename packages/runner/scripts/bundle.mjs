@@ -10,7 +10,7 @@
 // - code that starts workers or serves files relative to its own file: `@yardstick/spatial/cli`
 //   (its worker threads), `@yardstick/labeling` (public/), `@yardstick/testing` (the dev server's
 //   fixtures). Other packages find their shipped files with `packageFile` (@yardstick/core).
-import { rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -27,3 +27,5 @@ await build({
   logLevel: "warn",
   output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js" },
 });
+// The bin runs as a program (npm sets this on install; a rebuild of dist/bin must keep it).
+chmodSync(join(outDir, "yardstick.js"), 0o755);

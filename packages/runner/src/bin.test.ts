@@ -17,7 +17,10 @@ function yardstick(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += String(d)));
   child.stderr.on("data", (d) => (stderr += String(d)));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve) => {
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    child.on("error", (err) => resolve({ code: null, stdout, stderr: `${stderr}${err.message}` }));
+  });
 }
 
 describe("the installed commands", () => {
