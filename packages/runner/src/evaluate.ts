@@ -76,6 +76,7 @@ export interface EvaluateOptions {
 }
 
 export interface EvaluateReport {
+  /** The run store's folder; "" when the run was stopped (`signal`) before it was opened. */
   outDir: string;
   fingerprint: string;
   resumed: boolean;
@@ -153,7 +154,12 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
   let judgeBatchApi: BatchSettings | undefined;
   try {
     if (options.batch) batchApi = createBatchSettings(model, baseURLs, options.apiKey, options.batch);
-    await preflight(model, baseURLs, options.apiKey);
+    // Everything before the run store opens listens to the stop signal too: a server that hangs
+    // while the run starts does not hold a Ctrl-C for its timeout.
+    const stoppedBeforeStart = (): EvaluateReport | undefined =>
+      options.signal?.aborted ? { outDir: "", fingerprint: "", resumed: false, aborted: true, results: undefined, tasks: [], answering: [] } : undefined;
+    await preflight(model, baseURLs, options.apiKey, options.signal);
+    if (stoppedBeforeStart()) return stoppedBeforeStart()!;
     judge = await setupJudge(
       tasks,
       options.judge ?? {},
@@ -161,14 +167,18 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       registry,
       cwd,
       options.log,
+      options.signal,
     );
     if (options.batch && judge) {
       judgeBatchApi = createBatchSettings(judge.model, judge.role.baseURLs ?? [], options.judge?.judgeApiKey ?? options.apiKey, options.batch, "the judge model");
     }
+    if (stoppedBeforeStart()) return stoppedBeforeStart()!;
     const { identity, parts: identityParts } = await resolveModelIdentity(model, {
       ...(options.modelRevision !== undefined ? { revision: options.modelRevision } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
+    if (stoppedBeforeStart()) return stoppedBeforeStart()!;
     await digestTaskData(tasks, registry, baseDir);
     const manifest = createRunManifest({
       tasks,

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -32,6 +33,27 @@ function runCli(args: string[], env: NodeJS.ProcessEnv) {
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: performance.now() })));
   return { child, exited, stderr: () => stderr };
 }
+
+/** An HTTP server on 127.0.0.1 that takes every request and never answers; `seen` counts them by path. */
+async function startSilentServer(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+  const seen: string[] = [];
+  const server: Server = createServer((req) => {
+    seen.push(req.url ?? "");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const TRANSLATION_CONFIG = join(dirname(fileURLToPath(import.meta.url)), "__fixtures__", "seahelm_translation");
 
 const until = async (ready: () => boolean, ms: number): Promise<void> => {
   const deadline = Date.now() + ms;
@@ -90,8 +112,57 @@ describe("Ctrl-C", () => {
     }
   }, 60_000);
 
+  it("stops within a second while the server hangs before the run starts (its /models probe), and writes nothing", async () => {
+    const silent = await startSilentServer();
+    const tasks = makeSentimentTask(5);
+    const out = join(tasks, "run");
+    try {
+      const run = runCli(["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${silent.url}/v1`, "--out", out, "--no-cache"], {});
+      await until(() => silent.seen.length > 0, 30_000);
+      expect(silent.seen[0]).toBe("/v1/models");
+      const sentAt = performance.now();
+      run.child.kill("SIGINT");
+      const { code, at } = await run.exited;
+      expect(code, run.stderr()).toBe(130);
+      expect(at - sentAt).toBeLessThan(1000);
+      expect(run.stderr()).toContain("stopped before the first request; nothing was written");
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await silent.close();
+    }
+  }, 60_000);
+
+  it("a second Ctrl-C quits at once while the first waits for scoring (a MetricX endpoint that never answers)", async () => {
+    const dev = await startDevServer({ port: 0, policy: () => "Terjemahan: Kucing tidur." });
+    const metricx = await startSilentServer();
+    const out = join(mkdtempSync(join(tmpdir(), "yardstick-run-")), "run");
+    try {
+      const run = runCli(
+        ["run", TRANSLATION_CONFIG, "--model", "openai-compatible:toy", "--base-url", `${dev.url}/v1`, "--out", out, "--no-cache", "--metricx-url", metricx.url],
+        {},
+      );
+      await until(() => metricx.seen.length > 0, 30_000);
+      expect(metricx.seen.length).toBeGreaterThan(0);
+      run.child.kill("SIGINT");
+      // The first Ctrl-C lets the scoring finish (its results are written whole): still running.
+      await new Promise((r) => setTimeout(r, 700));
+      expect(run.child.exitCode).toBe(null);
+      expect(run.stderr()).toContain("Ctrl-C again to quit at once");
+      const sentAt = performance.now();
+      run.child.kill("SIGINT");
+      const { code, at } = await run.exited;
+      expect(code).toBe(130);
+      expect(at - sentAt).toBeLessThan(1000);
+      // Every answer was stored before scoring began: a rerun scores them without asking the model.
+      expect(readRecords(join(out, "responses.jsonl")).filter((r) => r.status === "ok").length).toBe(3);
+    } finally {
+      await metricx.close();
+      await dev.close();
+    }
+  }, 60_000);
+
   // One Ctrl-C already exits this fast here, so this checks that two in a row exit cleanly with 130
-  // (no crash, no hang on the second handler); it cannot tell the forced exit from the first one's.
+  // (no crash, no hang on the second handler); the test above shows the forced exit itself.
   it("two Ctrl-Cs in a row exit with 130 within 1.5 s", async () => {
     const server = await startDevServer({ port: 0, faults: { rateHang: 1 } });
     const tasks = makeSentimentTask(20);

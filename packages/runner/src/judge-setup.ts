@@ -42,6 +42,7 @@ export async function setupJudge(
   registry: Registry,
   cwd: string,
   log?: (message: string) => void,
+  signal?: AbortSignal,
 ): Promise<JudgeSetup | undefined> {
   const judged = tasks.filter((t) => t.judge);
   if (judged.length === 0) {
@@ -71,8 +72,8 @@ export async function setupJudge(
   }
   const owned = typeof options.judgeModel !== "object";
   try {
-    await preflight(model, baseURLs, apiKey);
-    const { identity, parts } = await resolveModelIdentity(model, log ? { log } : {});
+    await preflight(model, baseURLs, apiKey, signal);
+    const { identity, parts } = await resolveModelIdentity(model, { ...(log ? { log } : {}), ...(signal ? { signal } : {}) });
     const role: ModelRole = {
       provider: model.id,
       modelId: model.modelId,

@@ -60,7 +60,7 @@ function createAnthropicModel(spec: string, modelId: string, flags: ModelFlags, 
  * Checks that every base URL answers before the run starts, so an unreachable server is one clear
  * message instead of a failed request per sample.
  */
-export async function preflight(model: ModelProviderV1, baseURLs: readonly string[], apiKey?: string): Promise<void> {
+export async function preflight(model: ModelProviderV1, baseURLs: readonly string[], apiKey?: string, signal?: AbortSignal): Promise<void> {
   if (model.id !== "openai-compatible") return;
   for (const base of baseURLs) {
     const url = `${base.replace(/\/+$/, "")}/models`;
@@ -71,10 +71,12 @@ export async function preflight(model: ModelProviderV1, baseURLs: readonly strin
         headersTimeout: 10_000,
         bodyTimeout: 10_000,
         ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
+        ...(signal ? { signal } : {}),
       });
       status = res.statusCode;
       await res.body.dump();
     } catch (err) {
+      if (signal?.aborted) return; // stopped: the caller sees the signal
       const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
       throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, {
         retryable: false,

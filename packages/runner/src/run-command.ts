@@ -253,6 +253,10 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     });
     const { outDir } = report;
     display?.close();
+    if (report.aborted && outDir === "") {
+      log("stopped before the first request; nothing was written");
+      return 130;
+    }
     if (dryRun) {
       io.stdout.write(`${formatEstimate(report.estimate!)}\n`);
       return 0;
