@@ -46,4 +46,4 @@ export function canvasShapes(file: OriginalFile): Shape[] {
 }
 
 // Writing original files needs no zod: the writer lives in original-json.ts (loaded by worker threads).
-export { originalJsonText, toOriginalJson } from "./original-json.js";
+export { generatedJsonText, originalJsonText, toOriginalJson } from "./original-json.js";

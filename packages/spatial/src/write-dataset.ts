@@ -7,7 +7,7 @@ import { SpatialGenerationError } from "./errors.js";
 import { type FileSink, syncFileSink, threadFileSink, threadFileSinkAvailable } from "./file-writer.js";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
 import { type CanvasRecord, generateCanvas, optionsFingerprint, type ResolvedOptions, resolveOptions } from "./generate.js";
-import { originalJsonText } from "./original-json.js";
+import { generatedJsonText } from "./original-json.js";
 import { renderPng } from "./render/png.js";
 import { renderSvg } from "./render/svg.js";
 import { rowLines } from "./row-text.js";
@@ -156,7 +156,7 @@ export async function processRange(
       write(join(outDir, "images", `${record.name}.svg`), renderSvg(record.shapes));
     }
     if (format === "original") {
-      write(join(outDir, `${record.name}.json`), originalJsonText(record));
+      write(join(outDir, `${record.name}.json`), generatedJsonText(record));
     } else {
       const imageRef = () => (options.inlineImages ? `data:image/png;base64,${pngData!.toString("base64")}` : `images/${record.name}.png`);
       for (const row of rowLines(record, resolved, fingerprint, format, images, options.fewshot ?? false, imageRef)) {
