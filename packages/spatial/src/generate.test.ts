@@ -83,3 +83,52 @@ describe("generateDataset", () => {
     expect(() => [...generateDataset({ shapes: 3, count: 1, seed: 1, tasks: ["nope" as never] })]).toThrow(/unknown task "nope"/);
   });
 });
+
+describe("pickQueries", () => {
+  it("draws what rng.choice and rng.sample draw on the (question, answer) lists it replaces", async () => {
+    const { createRng } = await import("@yardstick/core");
+    const { pickQueries, QUERY_MASKS } = await import("./tasks/attributes.js");
+    const { EXISTENCE_QUESTIONS } = await import("./tasks/existence.js");
+    const { COUNT_QUESTIONS } = await import("./tasks/count.js");
+    // Distinct questions: "every question but the first" is every other query.
+    expect(new Set(EXISTENCE_QUESTIONS).size).toBe(QUERY_MASKS.length);
+    expect(new Set(COUNT_QUESTIONS).size).toBe(QUERY_MASKS.length);
+    for (let t = 0; t < 300; t++) {
+      const canvas = createRng(`canvas-${t}`).nextUint32() & 0xffffff;
+      const answers = QUERY_MASKS.map((m) => (canvas & m) !== 0);
+      for (const expected of [undefined, true, false]) {
+        const a = createRng(`draw-${t}`);
+        const b = createRng(`draw-${t}`);
+        const all = answers.map((ans, k) => [k, ans] as const);
+        let reference: number[] | undefined;
+        if (expected === undefined) reference = a.sample(all, 3).map(([k]) => k);
+        else {
+          const pool = all.filter(([, ans]) => ans === expected);
+          if (pool.length > 0) {
+            const first = a.choice(pool);
+            reference = [first[0], ...a.sample(all.filter(([k]) => k !== first[0]), 2).map(([k]) => k)];
+          }
+        }
+        const picked = pickQueries(b, expected === undefined ? undefined : (k) => answers[k] === expected);
+        expect(picked).toEqual(reference);
+        expect(b.state()).toEqual(a.state());
+      }
+    }
+  });
+});
+
+describe("finished texts", () => {
+  it("fixed mode: no description, question or answer ends in whitespace; compat: descriptions keep upstream's trailing space", () => {
+    for (const mode of ["fixed", "compat"] as const) {
+      for (const shapes of [1, 2, 3, 7, 12]) {
+        const tasks = shapes >= 10 ? ["existence", "count", "coordinate", "shuffle_tracking"] as const : undefined;
+        for (const r of generateDataset({ shapes, count: 40, seed: "texts", mode, tasks })) {
+          for (const d of Object.values(r.descriptions)) expect(/\s$/.test(d)).toBe(mode === "compat");
+          if (mode === "fixed") {
+            for (const qa of Object.values(r.questions)) for (const [q, a] of qa) expect(/\s$/.test(q) || /\s$/.test(String(a))).toBe(false);
+          }
+        }
+      }
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { createHash, hash } from "node:crypto";
 import { createRng, type RngState } from "@yardstick/core";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
-import { coordinatesDescription, finish, fullDescription, partialDescription } from "./descriptions.js";
+import { coordinatesDescription, fullDescription, partialDescription } from "./descriptions.js";
 import { SpatialGenerationError } from "./errors.js";
 import { getRelationships } from "./relations.js";
 import { sampleShapes } from "./sampling.js";
@@ -129,10 +129,11 @@ export function generateCanvas(options: ResolvedOptions, index: number): CanvasR
 function buildRecord(options: ResolvedOptions, index: number, name: string, shapes: Shape[], rng: ReturnType<typeof createRng>) {
   const { mode } = options;
   const rels = getRelationships(shapes);
+  // Texts come finished for the mode (fixed: no trailing space), so nothing is trimmed here.
   const descriptions: Record<string, string> = {
-    full: finish(fullDescription(shapes, rels), mode),
-    partial: finish(partialDescription(shapes, rels), mode),
-    coordinates: finish(coordinatesDescription(shapes), mode),
+    full: fullDescription(shapes, rels, mode),
+    partial: partialDescription(shapes, rels, mode),
+    coordinates: coordinatesDescription(shapes, mode),
   };
   const questions: Partial<Record<TaskName, QA[]>> = {};
   for (const taskName of options.tasks) {
@@ -140,9 +141,8 @@ function buildRecord(options: ResolvedOptions, index: number, name: string, shap
     const expected = task.selectExpected(index, options.count, mode);
     const out = task.generate({ shapes, rels, rng, mode, canvasName: name }, expected);
     if (out === undefined || out.questions.length === 0) continue;
-    questions[taskName] =
-      mode === "compat" ? out.questions : out.questions.map(([q, a]): QA => [q.trimEnd(), typeof a === "string" ? a.trimEnd() : a]);
-    if (out.description !== undefined) descriptions[taskName] = finish(out.description, mode);
+    questions[taskName] = out.questions;
+    if (out.description !== undefined) descriptions[taskName] = out.description;
   }
   return { index, name, shapes, descriptions, questions };
 }

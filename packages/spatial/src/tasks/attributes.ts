@@ -1,4 +1,5 @@
 import { COLORS, type Color, SHAPE_KINDS, type ShapeKind, SIZES, type Size } from "../constants.js";
+import type { Rng } from "@yardstick/core";
 import { comboIndex, type Shape } from "../shape.js";
 
 export interface AttributeQuery {
@@ -56,4 +57,44 @@ export function popcount(x: number): number {
   let n = 0;
   for (let v = x; v !== 0; v &= v - 1) n++;
   return n;
+}
+
+/** Scratch indices for the query draws below (one canvas at a time on a thread). */
+const SCRATCH = new Int32Array(QUERIES.length);
+
+/**
+ * Picks the three questions of the existence and count tasks as query indices, with exactly the
+ * draws of `rng.sample(qa, 3)` (no expected answer), or of `first = rng.choice(pool)` (pool: the
+ * queries with the expected answer) then `rng.sample(every other query, 2)`, without building the
+ * 59 (question, answer) pairs and the filtered copies they took.
+ * `wanted(k)` says whether query k has the expected answer; undefined when nothing is expected.
+ * Returns undefined when no query has the expected answer.
+ */
+export function pickQueries(rng: Rng, wanted: ((k: number) => boolean) | undefined): [number, number, number] | undefined {
+  const m = QUERIES.length;
+  const pool = SCRATCH;
+  if (wanted === undefined) {
+    for (let k = 0; k < m; k++) pool[k] = k;
+    partialShuffle(rng, pool, m, 3);
+    return [pool[0]!, pool[1]!, pool[2]!];
+  }
+  let p = 0;
+  for (let k = 0; k < m; k++) if (wanted(k)) pool[p++] = k;
+  if (p === 0) return undefined;
+  // rng.choice(items) draws items[below(length)], as rng.int(0, length - 1) does.
+  const first = pool[rng.int(0, p - 1)]!;
+  let r = 0;
+  for (let k = 0; k < m; k++) if (k !== first) pool[r++] = k;
+  partialShuffle(rng, pool, r, 2);
+  return [first, pool[0]!, pool[1]!];
+}
+
+/** rng.sample's draws on pool[0, len): afterwards pool[0, k) holds the sample in order. */
+function partialShuffle(rng: Rng, pool: Int32Array, len: number, k: number): void {
+  for (let i = 0; i < k; i++) {
+    const j = i + rng.int(0, len - i - 1);
+    const tmp = pool[i]!;
+    pool[i] = pool[j]!;
+    pool[j] = tmp;
+  }
 }

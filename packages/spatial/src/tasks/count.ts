@@ -1,8 +1,10 @@
 import { SpatialGenerationError } from "../errors.js";
-import { adjectives, attributeQueries, comboBit, popcount, QUERY_MASKS } from "./attributes.js";
+import { adjectives, attributeQueries, comboBit, pickQueries, popcount, QUERY_MASKS } from "./attributes.js";
 import type { QA, SpatialTask } from "./types.js";
 
-const QUESTIONS = attributeQueries().map((q) => `How many ${adjectives(q)}${q.kind ? `${q.kind.toLowerCase()}s` : "shapes"} are there?`);
+export const COUNT_QUESTIONS = attributeQueries().map((q) => `How many ${adjectives(q)}${q.kind ? `${q.kind.toLowerCase()}s` : "shapes"} are there?`);
+
+const QUESTIONS = COUNT_QUESTIONS;
 
 export const countTask: SpatialTask = {
   name: "count",
@@ -14,17 +16,12 @@ export const countTask: SpatialTask = {
     // Combinations are unique on a canvas, so a count is the number of matching combination bits.
     let canvas = 0;
     for (const s of ctx.shapes) canvas |= comboBit(s);
-    const qa: QA[] = QUERY_MASKS.map((mask, k) => [QUESTIONS[k]!, popcount(canvas & mask)]);
-    if (expected === undefined) return { questions: ctx.rng.sample(qa, 3) };
-    const pool = qa.filter(([, a]) => (expected === 0 ? a === 0 : a !== 0));
-    if (pool.length === 0) {
+    const answer = (k: number): number => popcount(canvas & QUERY_MASKS[k]!);
+    // Questions are distinct, so "every question but the first" is every other query.
+    const picked = pickQueries(ctx.rng, expected === undefined ? undefined : expected === 0 ? (k) => answer(k) === 0 : (k) => answer(k) !== 0);
+    if (picked === undefined) {
       throw new SpatialGenerationError(`${ctx.canvasName}: count: no question has a ${expected === 0 ? "zero" : "non-zero"} answer`);
     }
-    const first = ctx.rng.choice(pool);
-    const rest = ctx.rng.sample(
-      qa.filter(([q]) => q !== first[0]),
-      2,
-    );
-    return { questions: [first, ...rest] };
+    return { questions: picked.map((k): QA => [QUESTIONS[k]!, answer(k)]) };
   },
 };

@@ -1,5 +1,6 @@
 import { SpatialGenerationError } from "../errors.js";
 import { allCombinations } from "../sampling.js";
+import { ending } from "../descriptions.js";
 import { comboIndex, type Shape, shapeLabel } from "../shape.js";
 import { type QA, type SpatialTask, yesNoBalance } from "./types.js";
 
@@ -7,7 +8,14 @@ type Combo = Pick<Shape, "kind" | "color" | "size">;
 
 const ADD_PROBABILITY = 0.6667;
 
-const ask = (s: Combo): string => `Is there a ${shapeLabel(s)} in the canvas? `;
+/** The question per combination index: upstream's trailing space kept in compat, not in fixed. */
+const ASK: Record<"compat" | "fixed", readonly string[]> = {
+  compat: allCombinations().map((c) => `Is there a ${shapeLabel(c)} in the canvas? `),
+  fixed: allCombinations().map((c) => `Is there a ${shapeLabel(c)} in the canvas?`),
+};
+/** The operation sentences per combination index, without a trailing space. */
+const ADDED = allCombinations().map((c) => `A ${shapeLabel(c)} is added to the canvas.`);
+const REMOVED = allCombinations().map((c) => `The ${shapeLabel(c)} is removed from the canvas.`);
 
 /**
  * n add/remove operations after the described canvas, then "is X in the canvas?" questions.
@@ -19,6 +27,8 @@ export const existenceTrackingTask: SpatialTask = {
   selectExpected: yesNoBalance,
   generate(ctx, expected) {
     const { rng, mode } = ctx;
+    const askTable = ASK[mode];
+    const ask = (s: Combo): string => askTable[comboIndex(s)]!;
     const inCanvas = new Map<number, Combo>(ctx.shapes.map((s) => [comboIndex(s), s]));
     const notIn = new Map<number, Combo>();
     const choices = rng.shuffle(allCombinations());
@@ -35,26 +45,30 @@ export const existenceTrackingTask: SpatialTask = {
       const victim = rng.choice([...inCanvas.values()]);
       inCanvas.delete(comboIndex(victim));
       notIn.set(comboIndex(victim), victim);
-      return `The ${shapeLabel(victim)} is removed from the canvas. `;
+      return REMOVED[comboIndex(victim)]!;
     };
 
+    // Sentences separated by one space; `ending` adds compat's trailing space.
     let text = "";
+    const say = (sentence: string) => {
+      text = text === "" ? sentence : `${text} ${sentence}`;
+    };
     for (let step = 0; step < ctx.shapes.length; step++) {
       if (inCanvas.size === 1 || rng.random() < ADD_PROBABILITY) {
         if (!advance()) {
           if (mode === "fixed" && inCanvas.size > 1) {
-            text += remove();
+            say(remove());
             continue;
           }
           throw new SpatialGenerationError(`${ctx.canvasName}: existence_tracking: every combination is already on the canvas, nothing can be added`);
         }
         const added = choices[cursor]!;
-        text += `A ${shapeLabel(added)} is added to the canvas. `;
+        say(ADDED[comboIndex(added)]!);
         inCanvas.set(comboIndex(added), added);
         notIn.delete(comboIndex(added));
         cursor = (cursor + 1) % choices.length;
       } else {
-        text += remove();
+        say(remove());
       }
     }
 
@@ -68,7 +82,7 @@ export const existenceTrackingTask: SpatialTask = {
     else if (mode === "fixed" && inCanvas.size > 1) {
       // Every combination is on the canvas (possible from 12 shapes on): one more removal makes a
       // "No" question possible, where upstream (and compat) fail.
-      text += remove();
+      say(remove());
       missing = rng.choice([...notIn.values()]);
     } else {
       missing = cursorShape();
@@ -104,6 +118,6 @@ export const existenceTrackingTask: SpatialTask = {
         if (inCanvas.size > 0) qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
       }
     }
-    return { questions: qa, description: text };
+    return { questions: qa, description: ending(text, mode) };
   },
 };

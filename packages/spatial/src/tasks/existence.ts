@@ -1,5 +1,5 @@
 import { SpatialGenerationError } from "../errors.js";
-import { adjectives, attributeQueries, comboBit, QUERY_MASKS } from "./attributes.js";
+import { adjectives, attributeQueries, comboBit, pickQueries, QUERY_MASKS } from "./attributes.js";
 import { type QA, type SpatialTask, yesNoBalance } from "./types.js";
 
 export function existenceQuestion(q: ReturnType<typeof attributeQueries>[number]): string {
@@ -8,7 +8,8 @@ export function existenceQuestion(q: ReturnType<typeof attributeQueries>[number]
   return `Is there a ${adjectives(q)}${q.kind.toLowerCase()}?`;
 }
 
-const QUESTIONS = attributeQueries().map(existenceQuestion);
+export const EXISTENCE_QUESTIONS = attributeQueries().map(existenceQuestion);
+const QUESTIONS = EXISTENCE_QUESTIONS;
 
 export const existenceTask: SpatialTask = {
   name: "existence",
@@ -16,17 +17,12 @@ export const existenceTask: SpatialTask = {
   generate(ctx, expected) {
     let canvas = 0;
     for (const s of ctx.shapes) canvas |= comboBit(s);
-    const qa: QA[] = QUERY_MASKS.map((mask, k) => [QUESTIONS[k]!, (canvas & mask) !== 0 ? "Yes" : "No"]);
-    if (expected === undefined) return { questions: ctx.rng.sample(qa, 3) };
-    const pool = qa.filter(([, a]) => a === expected);
-    if (pool.length === 0) {
+    const answer = (k: number): string => ((canvas & QUERY_MASKS[k]!) !== 0 ? "Yes" : "No");
+    // Questions are distinct, so "every question but the first" is every other query.
+    const picked = pickQueries(ctx.rng, expected === undefined ? undefined : (k) => answer(k) === expected);
+    if (picked === undefined) {
       throw new SpatialGenerationError(`${ctx.canvasName}: existence: no question has the answer "${expected}"`);
     }
-    const first = ctx.rng.choice(pool);
-    const rest = ctx.rng.sample(
-      qa.filter(([q]) => q !== first[0]),
-      2,
-    );
-    return { questions: [first, ...rest] };
+    return { questions: picked.map((k): QA => [QUESTIONS[k]!, answer(k)]) };
   },
 };

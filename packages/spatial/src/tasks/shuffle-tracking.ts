@@ -1,4 +1,4 @@
-import { header } from "../descriptions.js";
+import { ending, headerSentence } from "../descriptions.js";
 import { COMPAT_ORDINALS, ordinal } from "../ordinals.js";
 import { type Shape, shapeLabel } from "../shape.js";
 import type { QA, SpatialTask } from "./types.js";
@@ -19,20 +19,20 @@ export const shuffleTrackingTask: SpatialTask = {
     const axis = horizontal ? 0 : 1;
     const line: Shape[] = [...ctx.shapes].sort((a, b) => a.center[axis] - b.center[axis]);
 
-    let text = header(n);
+    let text = headerSentence(n);
     let listed = line;
     if (horizontal) {
-      if (rng.random() < 0.5) text += "From left to right, the shapes are ";
+      if (rng.random() < 0.5) text += " From left to right, the shapes are ";
       else {
-        text += "From right to left, the shapes are ";
+        text += " From right to left, the shapes are ";
         listed = [...line].reverse();
       }
     } else if (rng.random() < 0.5) {
-      text += "From top to bottom, the shapes are ";
+      text += " From top to bottom, the shapes are ";
       listed = [...line].reverse();
-    } else text += "From bottom to top, the shapes are ";
+    } else text += " From bottom to top, the shapes are ";
     listed.forEach((s, k) => {
-      text += k + 1 === n ? `a ${shapeLabel(s)}. ` : k + 2 === n ? `a ${shapeLabel(s)}, and ` : `a ${shapeLabel(s)}, `;
+      text += k + 1 === n ? `a ${shapeLabel(s)}.` : k + 2 === n ? `a ${shapeLabel(s)}, and ` : `a ${shapeLabel(s)}, `;
     });
 
     let last: [number, number] | undefined;
@@ -47,7 +47,7 @@ export const shuffleTrackingTask: SpatialTask = {
         b = rng.int(0, n - 1);
       }
       last = [a, b];
-      text += `The ${shapeLabel(line[a]!)} and the ${shapeLabel(line[b]!)} swap positions. `;
+      text += ` The ${shapeLabel(line[a]!)} and the ${shapeLabel(line[b]!)} swap positions.`;
       const tmp = line[a]!;
       line[a] = line[b]!;
       line[b] = tmp;
@@ -64,6 +64,6 @@ export const shuffleTrackingTask: SpatialTask = {
       const nth = mode === "compat" ? COMPAT_ORDINALS[p]! : ordinal(p + 1);
       qa.push([`What shape is ${nth} from the ${origin}?`, shapeLabel(line[toIndex(p)]!)]);
     }
-    return { questions: qa, description: text };
+    return { questions: qa, description: ending(text, mode) };
   },
 };

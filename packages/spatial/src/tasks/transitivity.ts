@@ -1,6 +1,6 @@
 import type { Relations } from "../relations.js";
 import { bbox, type Shape, shapeLabel } from "../shape.js";
-import { header } from "../descriptions.js";
+import { ending, headerSentence } from "../descriptions.js";
 import { CanvasRejected, type QA, type SpatialTask, type TaskContext, type TaskOutput } from "./types.js";
 
 type Axis = "horizontal" | "vertical";
@@ -9,10 +9,11 @@ function question(shapes: readonly Shape[], s1: number, s2: number): string {
   return `Where is the ${shapeLabel(shapes[s2]!)} relative to the ${shapeLabel(shapes[s1]!)}?`;
 }
 
+/** One chain sentence with the space that separates it from the one before. */
 function chainSentence(axis: Axis, direction: string, prev: string, next: string): string {
   return axis === "horizontal"
-    ? `To the ${direction.toLowerCase()} of the ${prev} is a ${next}. `
-    : `${direction} the ${prev} is a ${next}. `;
+    ? ` To the ${direction.toLowerCase()} of the ${prev} is a ${next}.`
+    : ` ${direction} the ${prev} is a ${next}.`;
 }
 
 /** Upstream: chains from the origin's own lists, defaults to Right/Below, may hang (bounded here). */
@@ -33,7 +34,7 @@ function generateCompat(ctx: TaskContext): TaskOutput {
   const [dirA, dirB]: [keyof Relations, keyof Relations] = axis === "horizontal" ? ["Left", "Right"] : ["Above", "Below"];
   const centre = axis === "horizontal" ? 0 : 1;
 
-  let description = `${header(n)}There is a ${shapeLabel(shapes[origin]!)} in the canvas. `;
+  let description = `${headerSentence(n)} There is a ${shapeLabel(shapes[origin]!)} in the canvas.`;
   for (const direction of rng.shuffle([dirA, dirB])) {
     let prev = shapeLabel(shapes[origin]!);
     for (const k of rels[origin]![direction]) {
@@ -73,7 +74,7 @@ function generateCompat(ctx: TaskContext): TaskOutput {
     qa.push([question(shapes, a, b), answer(a, b)]);
     used.add(`${a},${b}`);
   }
-  return { questions: qa, description };
+  return { questions: qa, description: ending(description, ctx.mode) };
 }
 
 /**
@@ -124,7 +125,7 @@ function generateFixed(ctx: TaskContext): TaskOutput {
   const origin = chain[originPos]!;
   // Ascending chain order means "further left" / "further down" for lower positions.
   const [lowDir, highDir] = axis === "horizontal" ? ["Left", "Right"] : ["Below", "Above"];
-  let description = `${header(n)}There is a ${shapeLabel(shapes[origin]!)} in the canvas. `;
+  let description = `${headerSentence(n)} There is a ${shapeLabel(shapes[origin]!)} in the canvas.`;
   for (const direction of rng.shuffle([lowDir!, highDir!])) {
     const step = direction === lowDir ? -1 : 1;
     let prev = shapeLabel(shapes[origin]!);
@@ -148,7 +149,7 @@ function generateFixed(ctx: TaskContext): TaskOutput {
     qa.push([question(shapes, a, b), answer(a, b)]);
     used.add(pairKey(a, b));
   }
-  return { questions: qa, description };
+  return { questions: qa, description: ending(description, ctx.mode) };
 }
 
 export const transitivityTask: SpatialTask = {

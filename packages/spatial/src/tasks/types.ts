@@ -18,6 +18,11 @@ export interface TaskContext {
   canvasName: string;
 }
 
+/**
+ * Texts are final for the context's mode: compat keeps upstream's trailing spaces, fixed has none
+ * at the end of any question, answer or description (build sentences separated by one space and
+ * end them with `ending`; the generator does not trim).
+ */
 export interface TaskOutput {
   /** Item 0 is the evaluation question, the rest are few-shot examples. */
   questions: QA[];
