@@ -82,72 +82,120 @@ function generateCompat(ctx: TaskContext): TaskOutput {
  * both edges, so every chain sentence is true, no shape is omitted and every answer is entailed.
  */
 export function strictChain(shapes: readonly Shape[], axis: Axis): number[] | undefined {
-  let cached = chains.get(shapes);
-  if (cached === undefined || cached.n !== shapes.length) chains.set(shapes, (cached = { n: shapes.length }));
-  if (!(axis in cached)) cached[axis] = computeStrictChain(shapes, axis);
-  const chain = cached[axis];
+  const chain = chainsOf(shapes)[axis];
   return chain === undefined ? undefined : [...chain];
 }
 
-/**
- * The chains of a canvas, computed once: accepts() and generate() ask for them up to five times
- * per canvas. Keyed by the shapes array (the same one is passed to both); `n` guards against a
- * caller changing the array in between.
- */
-const chains = new WeakMap<readonly Shape[], { n: number; horizontal?: readonly number[] | undefined; vertical?: readonly number[] | undefined }>();
+interface Chains {
+  shapes: readonly Shape[];
+  n: number;
+  horizontal: readonly number[] | undefined;
+  vertical: readonly number[] | undefined;
+}
 
-function computeStrictChain(shapes: readonly Shape[], axis: Axis): number[] | undefined {
+/**
+ * The chains of the last canvas asked about, computed once: accepts() and generate() need them for
+ * the same canvas, one after the other. Keyed by the shapes array (the same one is passed to both);
+ * `n` guards against a caller changing the array in between. (One entry rather than a WeakMap
+ * keyed by every canvas: its ephemerons showed in the garbage collector's time.)
+ */
+let lastChains: Chains | undefined;
+
+function chainsOf(shapes: readonly Shape[]): Chains {
+  const n = shapes.length;
+  if (lastChains !== undefined && lastChains.shapes === shapes && lastChains.n === n) return lastChains;
   const boxes = shapes.map(bbox);
-  const lo = (k: number) => (axis === "horizontal" ? boxes[k]!.left : boxes[k]!.bottom);
-  const hi = (k: number) => (axis === "horizontal" ? boxes[k]!.right : boxes[k]!.top);
-  const order = shapes.map((_, k) => k).sort((a, b) => lo(a) - lo(b) || hi(a) - hi(b));
-  for (let k = 1; k < order.length; k++) {
+  const left = boxes.map((b) => b.left);
+  const right = boxes.map((b) => b.right);
+  const bottom = boxes.map((b) => b.bottom);
+  const top = boxes.map((b) => b.top);
+  lastChains = { shapes, n, horizontal: computeStrictChain(left, right), vertical: computeStrictChain(bottom, top) };
+  return lastChains;
+}
+
+/** Shapes ordered by (lo, hi), ties in canvas order; undefined unless both edges strictly increase along it. */
+function computeStrictChain(lo: readonly number[], hi: readonly number[]): number[] | undefined {
+  const n = lo.length;
+  const order: number[] = [];
+  // A stable insertion sort: the order Array.prototype.sort gives with the comparator (lo, then hi).
+  for (let k = 0; k < n; k++) {
+    let p = order.length;
+    order.push(k);
+    while (p > 0) {
+      const q = order[p - 1]!;
+      if (lo[q]! < lo[k]! || (lo[q] === lo[k] && hi[q]! <= hi[k]!)) break;
+      order[p] = q;
+      p--;
+    }
+    order[p] = k;
+  }
+  for (let k = 1; k < n; k++) {
     const a = order[k - 1]!;
     const b = order[k]!;
-    if (!(lo(a) < lo(b) && hi(a) < hi(b))) return undefined;
+    if (!(lo[a]! < lo[b]! && hi[a]! < hi[b]!)) return undefined;
   }
   return order;
 }
 
+/** Pair codes a * n + b, reused per canvas (at most 24 * 23 ordered pairs). */
+const PAIRS = new Int32Array(24 * 24);
+
 function generateFixed(ctx: TaskContext): TaskOutput {
   const { shapes, rng } = ctx;
   const n = shapes.length;
-  const axes = (["horizontal", "vertical"] as const).filter((a) => strictChain(shapes, a) !== undefined);
-  if (axes.length === 0) throw new CanvasRejected("transitivity: the shapes form no strict chain on either axis");
-  const axis = rng.choice(axes);
-  const chain = strictChain(shapes, axis)!;
+  const chains = chainsOf(shapes);
+  if (chains.horizontal === undefined && chains.vertical === undefined) {
+    throw new CanvasRejected("transitivity: the shapes form no strict chain on either axis");
+  }
+  // rng.choice over the axes that have a chain (one draw even when only one has).
+  let axis: Axis;
+  if (chains.horizontal !== undefined && chains.vertical !== undefined) axis = rng.int(0, 1) === 0 ? "horizontal" : "vertical";
+  else {
+    rng.int(0, 0);
+    axis = chains.horizontal !== undefined ? "horizontal" : "vertical";
+  }
+  const chain = chains[axis]!;
   // Position in the chain per shape; unordered pairs below are numbered min * n + max (not strings).
   const pos: number[] = [];
-  chain.forEach((k, p) => {
-    pos[k] = p;
-  });
+  for (let p = 0; p < n; p++) pos[chain[p]!] = p;
   const originPos = rng.int(1, n - 2);
   const origin = chain[originPos]!;
   // Ascending chain order means "further left" / "further down" for lower positions.
-  const [lowDir, highDir] = axis === "horizontal" ? ["Left", "Right"] : ["Below", "Above"];
-  let description = `${headerSentence(n)} There is a ${shapeLabel(shapes[origin]!)} in the canvas.`;
-  for (const direction of rng.shuffle([lowDir!, highDir!])) {
+  const lowDir = axis === "horizontal" ? "Left" : "Below";
+  const highDir = axis === "horizontal" ? "Right" : "Above";
+  const labels = shapes.map(shapeLabel);
+  let description = `${headerSentence(n)} There is a ${labels[origin]} in the canvas.`;
+  // rng.shuffle([lowDir, highDir]): one draw, 1 keeps the order.
+  const lowFirst = rng.int(0, 1) === 1;
+  for (let side = 0; side < 2; side++) {
+    const direction = (side === 0) === lowFirst ? lowDir : highDir;
     const step = direction === lowDir ? -1 : 1;
-    let prev = shapeLabel(shapes[origin]!);
+    let prev = labels[origin]!;
     for (let p = originPos + step; p >= 0 && p < n; p += step) {
-      const next = shapeLabel(shapes[chain[p]!]!);
+      const next = labels[chain[p]!]!;
       description += chainSentence(axis, direction, prev, next);
       prev = next;
     }
   }
-  const answer = (s1: number, s2: number): string => (pos[s2]! < pos[s1]! ? lowDir! : highDir!);
+  const answer = (s1: number, s2: number): string => (pos[s2]! < pos[s1]! ? lowDir : highDir);
+  const ask = (a: number, b: number): QA => [`Where is the ${labels[b]} relative to the ${labels[a]}?`, answer(a, b)];
   const pairKey = (a: number, b: number) => (a < b ? a * n + b : b * n + a);
-  const pairs: [number, number][] = [];
-  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b) pairs.push([a, b]);
-  const [s1, s2] = rng.choice(pairs.filter(([a, b]) => Math.abs(pos[a]! - pos[b]!) >= 2));
-  const qa: QA[] = [[question(shapes, s1, s2), answer(s1, s2)]];
-  const used = new Set([pairKey(s1, s2)]);
+  // rng.choice over the ordered pairs (a, b), a != b, in loop order, at least two apart in the chain.
+  let count = 0;
+  for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b && Math.abs(pos[a]! - pos[b]!) >= 2) PAIRS[count++] = a * n + b;
+  const first = PAIRS[rng.int(0, count - 1)]!;
+  const qa: QA[] = [ask(Math.floor(first / n), first % n)];
+  const used = [pairKey(Math.floor(first / n), first % n)];
   for (let round = 0; round < 2; round++) {
-    const free = pairs.filter(([a, b]) => !used.has(pairKey(a, b)));
-    if (free.length === 0) break;
-    const [a, b] = rng.choice(free);
-    qa.push([question(shapes, a, b), answer(a, b)]);
-    used.add(pairKey(a, b));
+    // rng.choice over the ordered pairs whose unordered pair was not asked yet.
+    count = 0;
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b && !used.includes(pairKey(a, b))) PAIRS[count++] = a * n + b;
+    if (count === 0) break;
+    const code = PAIRS[rng.int(0, count - 1)]!;
+    const a = Math.floor(code / n);
+    const b = code % n;
+    qa.push(ask(a, b));
+    used.push(pairKey(a, b));
   }
   return { questions: qa, description: ending(description, ctx.mode) };
 }
@@ -156,7 +204,9 @@ export const transitivityTask: SpatialTask = {
   name: "transitivity",
   selectExpected: () => undefined,
   accepts(shapes, mode) {
-    return mode === "compat" || shapes.length < 3 || strictChain(shapes, "horizontal") !== undefined || strictChain(shapes, "vertical") !== undefined;
+    if (mode === "compat" || shapes.length < 3) return true;
+    const chains = chainsOf(shapes);
+    return chains.horizontal !== undefined || chains.vertical !== undefined;
   },
   generate(ctx) {
     if (ctx.shapes.length < 3) return undefined;
