@@ -1,6 +1,6 @@
 import type { Mode } from "./constants.js";
 import { SpatialGenerationError } from "./errors.js";
-import { directionCodes, type Relations } from "./relations.js";
+import { sharedDirectionCodes, type Relations } from "./relations.js";
 import { type Shape, shapeLabel, shapeMeasure } from "./shape.js";
 
 /** `There are 3 shapes in a canvas. ` / `There is 1 shape in a canvas. ` */
@@ -51,7 +51,7 @@ function relational(shapes: readonly Shape[], rels: readonly Relations[], onlyLa
   const labels = shapes.map(shapeLabel);
   for (let i = 0; i < n; i++) {
     out += ` There is a ${labels[i]} in the canvas.`;
-    const codes = directionCodes(rels[i]!, n);
+    const codes = sharedDirectionCodes(rels[i]!, n);
     for (let j = onlyLater ? i + 1 : 0; j < n; j++) {
       if (j === i) continue;
       const phrase = PHRASES[codes.x[j]!]![codes.y[j]!]!;

@@ -66,13 +66,28 @@ export interface DirectionCodes {
 }
 
 export function directionCodes(rel: Relations, n: number): DirectionCodes {
-  const x = new Uint8Array(n);
-  const y = new Uint8Array(n);
+  return fillCodes(rel, new Uint8Array(n), new Uint8Array(n));
+}
+
+const SHARED: DirectionCodes = { x: new Uint8Array(24), y: new Uint8Array(24) };
+
+/**
+ * directionCodes in arrays shared by every caller on the thread (entries past n are stale): for a
+ * caller that reads them before asking again. Spares two typed arrays per shape and description.
+ */
+export function sharedDirectionCodes(rel: Relations, n: number): DirectionCodes {
+  if (n > SHARED.x.length) return directionCodes(rel, n);
+  SHARED.x.fill(0, 0, n);
+  SHARED.y.fill(0, 0, n);
+  return fillCodes(rel, SHARED.x, SHARED.y);
+}
+
+function fillCodes(rel: Relations, x: Uint8Array, y: Uint8Array): DirectionCodes {
   for (const j of rel.Right) x[j] = 2;
   for (const j of rel.Left) x[j] = 1;
   for (const j of rel.Below) y[j] = 2;
   for (const j of rel.Above) y[j] = 1;
-  return { x, y };
+  return x === SHARED.x ? SHARED : { x, y };
 }
 
 export function getRelationships(shapes: readonly Shape[]): Relations[] {

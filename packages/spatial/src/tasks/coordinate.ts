@@ -1,5 +1,5 @@
 import type { Mode } from "../constants.js";
-import { directionCodes, type Relations } from "../relations.js";
+import { sharedDirectionCodes, type Relations } from "../relations.js";
 import { type Shape, shapeLabel } from "../shape.js";
 import type { QA, SpatialTask } from "./types.js";
 
@@ -15,7 +15,7 @@ export function coordinatePairs(shapes: readonly Shape[], rels: readonly Relatio
   const qa: QA[] = [];
   const answers = ANSWERS[mode];
   for (let i = 0; i < shapes.length; i++) {
-    const codes = directionCodes(rels[i]!, shapes.length);
+    const codes = sharedDirectionCodes(rels[i]!, shapes.length);
     for (let j = i + 1; j < shapes.length; j++) {
       qa.push([`Where is the ${shapeLabel(shapes[j]!)} relative to the ${shapeLabel(shapes[i]!)}?`, answers[codes.y[j]!]![codes.x[j]!]!]);
     }
