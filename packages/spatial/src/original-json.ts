@@ -1,5 +1,5 @@
 import type { CanvasRecord } from "./generate.js";
-import { jsonString } from "./json-text.js";
+import { jsonBody } from "./json-text.js";
 import { shapeToJson } from "./shape.js";
 
 /** The JSON document of an original data file, keys in upstream's order. */
@@ -26,38 +26,35 @@ export function generatedJsonText(record: CanvasRecord): string {
   return jsonText(record, false);
 }
 
-const quoted = (s: string): string => `"${s}"`;
+const same = (s: string): string => s;
 
+/** The indentation and punctuation are folded into few template parts: each part is a string concatenation. */
 function jsonText(record: CanvasRecord, checked: boolean): string {
-  const str = checked ? jsonString : quoted;
-  const I1 = "\n    ";
-  const I2 = "\n        ";
-  const I3 = "\n            ";
-  const I4 = "\n                ";
+  const b = checked ? jsonBody : same;
   const shapes = record.shapes;
-  let out = `{${I1}"canvas": [`;
+  let out = '{\n    "canvas": [';
   for (let k = 0; k < shapes.length; k++) {
     const s = shapes[k]!;
     out +=
-      `${k === 0 ? "" : ","}${I2}{${I3}"shape": ${str(s.kind)},${I3}"color": ${str(s.color)},${I3}"size": ${str(s.size)},` +
-      `${I3}"center": [${I4}${s.center[0]},${I4}${s.center[1]}${I3}]${I2}}`;
+      `${k === 0 ? "" : ","}\n        {\n            "shape": "${b(s.kind)}",\n            "color": "${b(s.color)}",\n            "size": "${b(s.size)}",` +
+      `\n            "center": [\n                ${s.center[0]},\n                ${s.center[1]}\n            ]\n        }`;
   }
-  out += `${shapes.length === 0 ? "]" : `${I1}]`},${I1}"descriptions": {`;
+  out += shapes.length === 0 ? '],\n    "descriptions": {' : '\n    ],\n    "descriptions": {';
   let k = 0;
   for (const key in record.descriptions) {
-    out += `${k++ === 0 ? "" : ","}${I2}${str(key)}: ${str(record.descriptions[key]!)}`;
+    out += `${k++ === 0 ? "" : ","}\n        "${b(key)}": "${b(record.descriptions[key]!)}"`;
   }
-  out += `${k === 0 ? "}" : `${I1}}`},${I1}"questions": {`;
+  out += k === 0 ? '},\n    "questions": {' : '\n    },\n    "questions": {';
   k = 0;
   for (const task in record.questions) {
     const qa = record.questions[task as keyof typeof record.questions]!;
-    out += `${k++ === 0 ? "" : ","}${I2}${str(task)}: [`;
+    out += `${k++ === 0 ? "" : ","}\n        "${b(task)}": [`;
     for (let j = 0; j < qa.length; j++) {
       const [question, answer] = qa[j]!;
-      out += `${j === 0 ? "" : ","}${I3}[${I4}${str(question)},${I4}${typeof answer === "number" ? JSON.stringify(answer) : str(answer)}${I3}]`;
+      out += `${j === 0 ? "" : ","}\n            [\n                "${b(question)}",\n                ${typeof answer === "number" ? JSON.stringify(answer) : `"${b(answer)}"`}\n            ]`;
     }
-    out += qa.length === 0 ? "]" : `${I2}]`;
+    out += qa.length === 0 ? "]" : "\n        ]";
   }
-  out += `${k === 0 ? "}" : `${I1}}`}\n}`;
+  out += k === 0 ? "}\n}" : "\n    }\n}";
   return out;
 }

@@ -145,6 +145,8 @@ export async function processRange(
     sink.write(path, data);
     result.files++;
   };
+  // join(outDir, name) without normalising the directory again for every file.
+  const dirPrefix = join(outDir, "x").slice(0, -1);
   for (let i = start; i < end; i++) {
     const wait = sink.room();
     if (wait !== undefined) await wait;
@@ -156,7 +158,7 @@ export async function processRange(
       write(join(outDir, "images", `${record.name}.svg`), renderSvg(record.shapes));
     }
     if (format === "original") {
-      write(join(outDir, `${record.name}.json`), generatedJsonText(record));
+      write(`${dirPrefix}${record.name}.json`, generatedJsonText(record));
     } else {
       const imageRef = () => (options.inlineImages ? `data:image/png;base64,${pngData!.toString("base64")}` : `images/${record.name}.png`);
       for (const row of rowLines(record, resolved, fingerprint, format, images, options.fewshot ?? false, imageRef)) {
