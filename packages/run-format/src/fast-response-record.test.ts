@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fastResponseRecord } from "./fast-response-record.js";
-import { parseResponseLine } from "./read.js";
-import { responseRecordSchema } from "./schemas.js";
+import { fastResponseRecord, fastSampleRecord } from "./fast-response-record.js";
+import { parseResponseLine, parseSampleLine } from "./read.js";
+import { responseRecordSchema, sampleRecordSchema } from "./schemas.js";
 
 const base = {
   task: "sentiment/id",
@@ -38,6 +38,7 @@ const left: Record<string, unknown>[] = [
   { ...base, task: "" },
   { ...base, turn: 0 },
   { ...base, turn: 1.5 },
+  { ...base, turn: 2 ** 60 },
   { ...base, cached: "no" },
   { ...base, choices: [{ text: "x", finishReason: "done" }] },
   { ...base, choices: [{ text: "x" }] },
@@ -70,6 +71,44 @@ describe("fastResponseRecord", () => {
     for (const record of [...taken, ...left].map(withoutUndefined)) {
       const zod = responseRecordSchema.safeParse(record);
       const read = parseResponseLine(JSON.stringify(record));
+      expect(read.ok).toBe(zod.success);
+      if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
+    }
+  });
+});
+
+const sample = { task: "sentiment/id", sample: "s1", index: 0, raw: { id: "s1", text: "bagus", label: "Positif" }, labelInRaw: true };
+const samplesTaken: Record<string, unknown>[] = [
+  sample,
+  { ...sample, labelInRaw: undefined, label: ["a", "b"] },
+  { ...sample, label: null },
+  { ...sample, metadata: { lang: "id" }, metadataInRaw: true },
+  { ...sample, raw: {} },
+];
+const samplesLeft: Record<string, unknown>[] = [
+  { ...sample, task: "" },
+  { ...sample, index: -1 },
+  { ...sample, index: 0.5 },
+  { ...sample, index: 2 ** 60 },
+  { ...sample, sample: 1 },
+  { ...sample, raw: [] },
+  { ...sample, raw: undefined },
+  { ...sample, labelInRaw: false },
+  { ...sample, metadata: "x" },
+  { ...sample, extra: 1 },
+];
+
+describe("fastSampleRecord", () => {
+  it("takes common sample records exactly as zod parses them, leaves the rest to zod, and parseSampleLine agrees with zod on all", () => {
+    for (const record of samplesTaken.map(withoutUndefined)) {
+      const zod = sampleRecordSchema.safeParse(record);
+      expect(zod.success).toBe(true);
+      expect(fastSampleRecord(record)).toEqual(zod.data);
+    }
+    for (const record of samplesLeft.map(withoutUndefined)) expect(fastSampleRecord(record), JSON.stringify(record)).toBeUndefined();
+    for (const record of [...samplesTaken, ...samplesLeft].map(withoutUndefined)) {
+      const zod = sampleRecordSchema.safeParse(record);
+      const read = parseSampleLine(JSON.stringify(record));
       expect(read.ok).toBe(zod.success);
       if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
     }

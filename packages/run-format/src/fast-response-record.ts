@@ -1,4 +1,4 @@
-import type { ResponseRecord } from "./schemas.js";
+import type { ResponseRecord, SampleRecord } from "./schemas.js";
 
 /**
  * The common response record — an ok generate answer with plain choices, usage and (optionally) a
@@ -20,7 +20,8 @@ export function fastResponseRecord(json: Record<string, unknown>): ResponseRecor
 }
 
 const isString = (v: unknown): boolean => typeof v === "string";
-const isCount = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v >= 0;
+// zod's int() takes safe integers only.
+const isCount = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const FINISH_REASONS = new Set(["stop", "length", "content_filter", "tool_calls", "error", "unknown"]);
@@ -77,3 +78,38 @@ const RECORD_KEYS: Record<string, (v: unknown) => boolean> = {
   time: isString,
   request: isPlainRequest,
 };
+
+/**
+ * A sample record (samples/<task>.jsonl) recognised by hand, for the same reason and on the same
+ * terms as `fastResponseRecord`: one `sampleRecordSchema` accepts unchanged, or undefined (zod then).
+ */
+export function fastSampleRecord(json: Record<string, unknown>): SampleRecord | undefined {
+  for (const key in json) {
+    const v = json[key];
+    switch (key) {
+      case "task":
+        if (typeof v !== "string" || v === "") return undefined;
+        break;
+      case "sample":
+        if (typeof v !== "string") return undefined;
+        break;
+      case "index":
+        if (!isCount(v)) return undefined;
+        break;
+      case "label":
+        break;
+      case "labelInRaw":
+      case "metadataInRaw":
+        if (v !== true) return undefined;
+        break;
+      case "raw":
+      case "metadata":
+        if (!isPlainObject(v)) return undefined;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (json.task === undefined || json.sample === undefined || json.index === undefined || json.raw === undefined) return undefined;
+  return json as unknown as SampleRecord;
+}

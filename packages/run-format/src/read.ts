@@ -11,7 +11,7 @@ import {
   type SampleRecord,
   sampleRecordSchema,
 } from "./schemas.js";
-import { fastResponseRecord } from "./fast-response-record.js";
+import { fastResponseRecord, fastSampleRecord } from "./fast-response-record.js";
 
 /** A manifest as read, with the format version of the store it came from. */
 export interface ReadManifest {
@@ -134,6 +134,8 @@ export function upgradeResponseRecordV1(v1: z.infer<typeof responseRecordV1Schem
 export function parseSampleLine(line: string): ParsedLine<SampleRecord> {
   const parsed = parseObjectLine(line);
   if (!parsed.ok) return parsed;
+  const fast = fastSampleRecord(parsed.record);
+  if (fast) return { ok: true, record: fast };
   const r = sampleRecordSchema.safeParse(parsed.record);
   return r.success ? { ok: true, record: r.data } : { ok: false, problem: describeIssues(r.error) };
 }
