@@ -1,20 +1,8 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { type JsonlLine, readJsonlLines } from "@yardstick/run-format";
 
-/** One line of a JSONL file with its 1-based line number (blank lines skipped). */
-export interface JsonlLine {
-  text: string;
-  line: number;
-}
-
-/** Streams the lines of a JSONL file, so a store of a million records is never held as one string. */
+/** Streams the non-blank lines of a JSONL file with their 1-based numbers (`readJsonlLines`, one by one). */
 export async function* readLines(path: string): AsyncGenerator<JsonlLine> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  for await (const text of lines) {
-    line++;
-    if (text.trim() !== "") yield { text, line };
-  }
+  for await (const batch of readJsonlLines(path)) yield* batch;
 }
 
 /** The file name of a task's samples/scores file: the task key with unsafe runs replaced by "_" (run-format docs). */
