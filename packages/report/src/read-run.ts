@@ -5,13 +5,13 @@ import {
   parseManifest,
   parseResponseLine,
   parseSampleLine,
+  parseScoreLine,
   RUN_FORMAT_VERSION,
   type ResponseRecord,
   type RunManifest,
   type RunResults,
   resultsSchema,
   type SentRequest,
-  scoreRecordSchema,
   describeIssues,
 } from "@yardstick/run-format";
 import { readLines, taskFileName } from "./jsonl.js";
@@ -391,21 +391,14 @@ async function readScoresInto(run: RunData, task: string, samples: Map<string, M
   }
   let bad = 0;
   for await (const { text, line } of readLines(path)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      if (bad++ < MAX_LINE_PROBLEMS) run.problems.push(`scores/${taskFileName(task)} line ${line} is not JSON (${(err as Error).message})`);
+    const parsed = parseScoreLine(text);
+    if (!parsed.ok) {
+      if (bad++ < MAX_LINE_PROBLEMS) run.problems.push(`scores/${taskFileName(task)} line ${line} is unreadable: ${parsed.problem}`);
       continue;
     }
-    const parsed = scoreRecordSchema.safeParse(json);
-    if (!parsed.success) {
-      if (bad++ < MAX_LINE_PROBLEMS) run.problems.push(`scores/${taskFileName(task)} line ${line} is unreadable: ${describeIssues(parsed.error)}`);
-      continue;
-    }
-    const s = sampleOf(samples, task, parsed.data.sample);
-    s.index = parsed.data.index;
-    s.prediction = parsed.data.prediction;
-    s.scores = parsed.data.scores;
+    const s = sampleOf(samples, task, parsed.record.sample);
+    s.index = parsed.record.index;
+    s.prediction = parsed.record.prediction;
+    s.scores = parsed.record.scores;
   }
 }

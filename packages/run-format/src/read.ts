@@ -10,8 +10,10 @@ import {
   runManifestV1Schema,
   type SampleRecord,
   sampleRecordSchema,
+  type ScoreRecord,
+  scoreRecordSchema,
 } from "./schemas.js";
-import { fastResponseRecord, fastSampleRecord } from "./fast-response-record.js";
+import { fastResponseRecord, fastSampleRecord, fastScoreRecord } from "./fast-records.js";
 
 /** A manifest as read, with the format version of the store it came from. */
 export interface ReadManifest {
@@ -137,6 +139,16 @@ export function parseSampleLine(line: string): ParsedLine<SampleRecord> {
   const fast = fastSampleRecord(parsed.record);
   if (fast) return { ok: true, record: fast };
   const r = sampleRecordSchema.safeParse(parsed.record);
+  return r.success ? { ok: true, record: r.data } : { ok: false, problem: describeIssues(r.error) };
+}
+
+/** Parses one line of scores/<task>.jsonl. */
+export function parseScoreLine(line: string): ParsedLine<ScoreRecord> {
+  const parsed = parseObjectLine(line);
+  if (!parsed.ok) return parsed;
+  const fast = fastScoreRecord(parsed.record);
+  if (fast) return { ok: true, record: fast };
+  const r = scoreRecordSchema.safeParse(parsed.record);
   return r.success ? { ok: true, record: r.data } : { ok: false, problem: describeIssues(r.error) };
 }
 

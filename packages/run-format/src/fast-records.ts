@@ -1,4 +1,4 @@
-import type { ResponseRecord, SampleRecord } from "./schemas.js";
+import type { ResponseRecord, SampleRecord, ScoreRecord } from "./schemas.js";
 
 /**
  * The common response record — an ok generate answer with plain choices, usage and (optionally) a
@@ -112,4 +112,21 @@ export function fastSampleRecord(json: Record<string, unknown>): SampleRecord | 
   }
   if (json.task === undefined || json.sample === undefined || json.index === undefined || json.raw === undefined) return undefined;
   return json as unknown as SampleRecord;
+}
+
+/** A per-sample score record (scores/<task>.jsonl), on the same terms as `fastResponseRecord`. */
+export function fastScoreRecord(json: Record<string, unknown>): ScoreRecord | undefined {
+  for (const key in json) {
+    const v = json[key];
+    if (key === "sample") {
+      if (typeof v !== "string") return undefined;
+    } else if (key === "index") {
+      if (!isCount(v)) return undefined;
+    } else if (key === "scores") {
+      if (!isPlainObject(v)) return undefined;
+      for (const k in v) if (v[k] !== null && typeof v[k] !== "number") return undefined;
+    } else if (key !== "prediction") return undefined;
+  }
+  if (json.sample === undefined || json.index === undefined || json.scores === undefined || !("prediction" in json)) return undefined;
+  return json as unknown as ScoreRecord;
 }

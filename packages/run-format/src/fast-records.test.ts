@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fastResponseRecord, fastSampleRecord } from "./fast-response-record.js";
-import { parseResponseLine, parseSampleLine } from "./read.js";
-import { responseRecordSchema, sampleRecordSchema } from "./schemas.js";
+import { fastResponseRecord, fastSampleRecord, fastScoreRecord } from "./fast-records.js";
+import { parseResponseLine, parseSampleLine, parseScoreLine } from "./read.js";
+import { responseRecordSchema, sampleRecordSchema, scoreRecordSchema } from "./schemas.js";
 
 const base = {
   task: "sentiment/id",
@@ -112,5 +112,35 @@ describe("fastSampleRecord", () => {
       expect(read.ok).toBe(zod.success);
       if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
     }
+  });
+});
+
+const score = { sample: "s1", index: 3, prediction: "Positif", scores: { accuracy: 1, f1: null } };
+const scoresTaken: Record<string, unknown>[] = [score, { ...score, prediction: [-1.5, -0.2] }, { ...score, prediction: null }, { ...score, scores: {} }];
+const scoresLeft: Record<string, unknown>[] = [
+  { ...score, prediction: undefined },
+  { ...score, index: -1 },
+  { ...score, index: 1.5 },
+  { ...score, sample: 1 },
+  { ...score, scores: { accuracy: "1" } },
+  { ...score, scores: [] },
+  { ...score, extra: true },
+];
+
+describe("fastScoreRecord", () => {
+  it("takes common score records exactly as zod parses them, leaves the rest to zod, and parseScoreLine agrees with zod on all", () => {
+    for (const record of scoresTaken.map(withoutUndefined)) {
+      const zod = scoreRecordSchema.safeParse(record);
+      expect(zod.success).toBe(true);
+      expect(fastScoreRecord(record)).toEqual(zod.data);
+    }
+    for (const record of scoresLeft.map(withoutUndefined)) expect(fastScoreRecord(record), JSON.stringify(record)).toBeUndefined();
+    for (const record of [...scoresTaken, ...scoresLeft].map(withoutUndefined)) {
+      const zod = scoreRecordSchema.safeParse(record);
+      const read = parseScoreLine(JSON.stringify(record));
+      expect(read.ok).toBe(zod.success);
+      if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
+    }
+    expect(parseScoreLine("{not json").ok).toBe(false);
   });
 });
