@@ -52,6 +52,16 @@ describe("resolveModelIdentity", () => {
     await expect(resolveModelIdentity(provider, { revision: " " })).rejects.toSatisfy((e: unknown) => ConfigError.isInstance(e));
   });
 
+  it("warns that a server does not list the model unless a revision was given (what the warning asks for)", async () => {
+    const unlisted = await servedBy({ models: ["another-model"] });
+    const lines: string[] = [];
+    await resolveModelIdentity(unlisted, { log: (l) => lines.push(l) });
+    expect(lines.join("\n")).toContain("pass --model-revision");
+    lines.length = 0;
+    await resolveModelIdentity(unlisted, { revision: "step-2000", log: (l) => lines.push(l) });
+    expect(lines).toEqual([]);
+  });
+
   it("is identity() itself when the provider reports nothing and no revision is given", async () => {
     const baseline = createRandomBaseline({ seed: 3 });
     const resolved = await resolveModelIdentity(baseline);

@@ -35,8 +35,11 @@ export async function resolveModelIdentity(model: ModelProviderV1, opts: Resolve
     throw new ConfigError("the model revision is empty", { expected: "a non-empty revision, e.g. a checkpoint name or commit" });
   }
   const base = model.identity();
+  // The provider's only note (a server that does not list the model, so pass a revision) does not
+  // apply when a revision was given.
+  const log = opts.revision === undefined ? opts.log : undefined;
   const served = model.describeServedModel
-    ? await model.describeServedModel({ ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.log ? { log: opts.log } : {}) })
+    ? await model.describeServedModel({ ...(opts.signal ? { signal: opts.signal } : {}), ...(log ? { log } : {}) })
     : undefined;
   const parts: ModelIdentity["parts"] = { provider: model.id, model: model.modelId };
   if (served !== undefined && Object.values(served).some((v) => v !== undefined)) parts.served = served;

@@ -201,7 +201,8 @@ function endpointTotals(read: EndpointReading | undefined): { endpoints?: Endpoi
 }
 
 /**
- * The end-of-run summary: `run statistics: wall time 1m02s · 1800 request(s) sent · 12 cache hit(s) ·
+ * The end-of-run summary: `run statistics: wall time 1m02s · setup 0.3s, answer 1m01s, score 0.5s ·
+ * 1800 request(s) sent · 12 cache hit(s) ·
  * 139 retries (429: 36, 500: 103) · 0 error(s) · tokens 1.2M in / 80k out`, then for a model with
  * several base URLs `<url>: 900 attempt(s), 2 failed, mean 310 ms` for each; broken between its
  * parts into lines of at most `width` columns (a terminal's) when given.
@@ -212,7 +213,9 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
     .map(([why, n]) => `${why}: ${n}`)
     .join(", ");
   const parts = [
-    `run statistics: wall time ${formatWall(s.wallSeconds)}${formatPhases(s.phases)}`,
+    `run statistics: wall time ${formatWall(s.wallSeconds)}`,
+    // Its own part, so that a narrow terminal breaks the line before it rather than inside it.
+    ...formatPhases(s.phases),
     `${s.requests} request(s) sent`,
     `${s.cacheHits} cache hit(s)`,
     `${s.retries} retr${s.retries === 1 ? "y" : "ies"}${by ? ` (${by})` : ""}`,
@@ -233,10 +236,10 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
   return lines.join("\n");
 }
 
-/** ` (setup 0.2s, answer 3.1s, score 0.3s)`: only when the session went past setup. */
-function formatPhases(phases: RunSession["phases"]): string {
+/** `setup 0.2s, answer 3.1s, score 0.3s`: only when the session went past setup. */
+function formatPhases(phases: RunSession["phases"]): string[] {
   const list = Object.entries(phases ?? {});
-  return list.length > 1 ? ` (${list.map(([name, seconds]) => `${name} ${formatWall(seconds)}`).join(", ")})` : "";
+  return list.length > 1 ? [list.map(([name, seconds]) => `${name} ${formatWall(seconds)}`).join(", ")] : [];
 }
 
 function formatWall(seconds: number): string {
