@@ -68,17 +68,22 @@ export function optionsFingerprint(o: ResolvedOptions): string {
 }
 
 /** optionsFingerprint per options object (a hash per canvas showed in profiles); re-checked against the fields. */
-const fingerprintCache = new WeakMap<ResolvedOptions, { seed: string; shapes: number; mode: Mode; tasks: string; count: number; fingerprint: string }>();
+const fingerprintCache = new WeakMap<ResolvedOptions, { seed: string; shapes: number; mode: Mode; tasks: TaskName[]; count: number; fingerprint: string }>();
 
 function cachedFingerprint(o: ResolvedOptions): string {
-  const tasks = o.tasks.join(",");
   const hit = fingerprintCache.get(o);
-  if (hit !== undefined && hit.seed === o.seed && hit.shapes === o.shapes && hit.mode === o.mode && hit.tasks === tasks && hit.count === o.count) {
+  if (hit !== undefined && hit.seed === o.seed && hit.shapes === o.shapes && hit.mode === o.mode && hit.count === o.count && sameTasks(hit.tasks, o.tasks)) {
     return hit.fingerprint;
   }
   const fingerprint = optionsFingerprint(o);
-  fingerprintCache.set(o, { seed: o.seed, shapes: o.shapes, mode: o.mode, tasks, count: o.count, fingerprint });
+  fingerprintCache.set(o, { seed: o.seed, shapes: o.shapes, mode: o.mode, tasks: [...o.tasks], count: o.count, fingerprint });
   return fingerprint;
+}
+
+function sameTasks(a: readonly TaskName[], b: readonly TaskName[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /**
@@ -87,11 +92,10 @@ function cachedFingerprint(o: ResolvedOptions): string {
  * the generation time of a 3-shape canvas.
  */
 export function canvasSeedState(key: string): RngState {
-  const hex = hash("sha256", key, "hex");
-  const word = (k: number): number => {
-    const v = Number.parseInt(hex.slice(8 * k, 8 * k + 8), 16);
-    return (((v & 0xff) << 24) | (((v >>> 8) & 0xff) << 16) | (((v >>> 16) & 0xff) << 8) | (v >>> 24)) >>> 0;
-  };
+  // One character per digest byte ("binary", i.e. latin1): no hex string to slice and parse.
+  const bytes = hash("sha256", key, "binary");
+  const word = (k: number): number =>
+    (bytes.charCodeAt(4 * k) | (bytes.charCodeAt(4 * k + 1) << 8) | (bytes.charCodeAt(4 * k + 2) << 16) | (bytes.charCodeAt(4 * k + 3) << 24)) >>> 0;
   const words: RngState = [word(0), word(1), word(2), word(3)];
   // As seedStateFromKey: an all-zero state is replaced (never happens in practice).
   if ((words[0] | words[1] | words[2] | words[3]) === 0) words[0] = 1;

@@ -1,10 +1,8 @@
 import { SpatialGenerationError } from "../errors.js";
 import { allCombinations } from "../sampling.js";
 import { ending } from "../descriptions.js";
-import { comboIndex, type Shape, shapeLabel } from "../shape.js";
+import { comboIndex, shapeLabel } from "../shape.js";
 import { type QA, type SpatialTask, yesNoBalance } from "./types.js";
-
-type Combo = Pick<Shape, "kind" | "color" | "size">;
 
 const ADD_PROBABILITY = 0.6667;
 
@@ -17,10 +15,20 @@ const ASK: Record<"compat" | "fixed", readonly string[]> = {
 const ADDED = allCombinations().map((c) => `A ${shapeLabel(c)} is added to the canvas.`);
 const REMOVED = allCombinations().map((c) => `The ${shapeLabel(c)} is removed from the canvas.`);
 
+/** Removes the first occurrence of x (the arrays below hold distinct combination indices). */
+function drop(items: number[], x: number): void {
+  const at = items.indexOf(x);
+  if (at >= 0) items.splice(at, 1);
+}
+
+/** The combination indices 0..23 in attribute order, the order of allCombinations(). */
+const COMBO_INDICES = allCombinations().map(comboIndex);
+
 /**
  * n add/remove operations after the described canvas, then "is X in the canvas?" questions.
- * Sets are kept as insertion-ordered maps (keyed by combination index), so `random.choice(list(set))`
- * becomes reproducible.
+ * Sets are kept as insertion-ordered arrays of combination indices (an addition appends, a removal
+ * keeps the others' order, as upstream's order-preserving equivalent would), so
+ * `random.choice(list(set))` becomes reproducible.
  */
 export const existenceTrackingTask: SpatialTask = {
   name: "existence_tracking",
@@ -28,24 +36,25 @@ export const existenceTrackingTask: SpatialTask = {
   generate(ctx, expected) {
     const { rng, mode } = ctx;
     const askTable = ASK[mode];
-    const ask = (s: Combo): string => askTable[comboIndex(s)]!;
-    const inCanvas = new Map<number, Combo>(ctx.shapes.map((s) => [comboIndex(s), s]));
-    const notIn = new Map<number, Combo>();
-    const choices = rng.shuffle(allCombinations());
+    const ask = (c: number): string => askTable[c]!;
+    const inCanvas: number[] = ctx.shapes.map(comboIndex);
+    const notIn: number[] = [];
+    // The shuffle's draws depend only on the length: the same as shuffling allCombinations().
+    const choices = rng.shuffle(COMBO_INDICES.slice());
     let cursor = 0;
     // Upstream spins forever when every combination is on the canvas; here that is bounded.
     const advance = (): boolean => {
       for (let step = 0; step < choices.length; step++) {
-        if (!inCanvas.has(comboIndex(choices[cursor]!))) return true;
+        if (!inCanvas.includes(choices[cursor]!)) return true;
         cursor = (cursor + 1) % choices.length;
       }
       return false;
     };
     const remove = (): string => {
-      const victim = rng.choice([...inCanvas.values()]);
-      inCanvas.delete(comboIndex(victim));
-      notIn.set(comboIndex(victim), victim);
-      return REMOVED[comboIndex(victim)]!;
+      const victim = rng.choice(inCanvas);
+      drop(inCanvas, victim);
+      notIn.push(victim);
+      return REMOVED[victim]!;
     };
 
     // Sentences separated by one space; `ending` adds compat's trailing space.
@@ -54,40 +63,40 @@ export const existenceTrackingTask: SpatialTask = {
       text = text === "" ? sentence : `${text} ${sentence}`;
     };
     for (let step = 0; step < ctx.shapes.length; step++) {
-      if (inCanvas.size === 1 || rng.random() < ADD_PROBABILITY) {
+      if (inCanvas.length === 1 || rng.random() < ADD_PROBABILITY) {
         if (!advance()) {
-          if (mode === "fixed" && inCanvas.size > 1) {
+          if (mode === "fixed" && inCanvas.length > 1) {
             say(remove());
             continue;
           }
           throw new SpatialGenerationError(`${ctx.canvasName}: existence_tracking: every combination is already on the canvas, nothing can be added`);
         }
         const added = choices[cursor]!;
-        say(ADDED[comboIndex(added)]!);
-        inCanvas.set(comboIndex(added), added);
-        notIn.delete(comboIndex(added));
+        say(ADDED[added]!);
+        inCanvas.push(added);
+        drop(notIn, added);
         cursor = (cursor + 1) % choices.length;
       } else {
         say(remove());
       }
     }
 
-    const cursorShape = (): Combo => {
+    const cursorShape = (): number => {
       if (!advance()) throw new SpatialGenerationError(`${ctx.canvasName}: existence_tracking: no shape is missing from the canvas`);
       return choices[cursor]!;
     };
-    let missing: Combo;
-    if (notIn.size > 0) missing = rng.choice([...notIn.values()]);
+    let missing: number;
+    if (notIn.length > 0) missing = rng.choice(notIn);
     else if (advance()) missing = choices[cursor]!;
-    else if (mode === "fixed" && inCanvas.size > 1) {
+    else if (mode === "fixed" && inCanvas.length > 1) {
       // Every combination is on the canvas (possible from 12 shapes on): one more removal makes a
       // "No" question possible, where upstream (and compat) fail.
       say(remove());
-      missing = rng.choice([...notIn.values()]);
+      missing = rng.choice(notIn);
     } else {
       missing = cursorShape();
     }
-    const existing = rng.choice([...inCanvas.values()]);
+    const existing = rng.choice(inCanvas);
     let qa: QA[] = [
       [ask(existing), "Yes"],
       [ask(missing), "No"],
@@ -96,26 +105,25 @@ export const existenceTrackingTask: SpatialTask = {
     else if (expected === "No") qa = qa.reverse();
 
     if (rng.random() < 0.5) {
-      inCanvas.delete(comboIndex(existing));
-      qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
-    } else if (notIn.size > 1) {
-      notIn.delete(comboIndex(missing));
-      qa.push([ask(rng.choice([...notIn.values()])), "No"]);
+      drop(inCanvas, existing);
+      qa.push([ask(rng.choice(inCanvas)), "Yes"]);
+    } else if (notIn.length > 1) {
+      drop(notIn, missing);
+      qa.push([ask(rng.choice(notIn)), "No"]);
     } else if (mode === "compat") {
       // Upstream re-asks the cursor shape, which is often the question already asked.
       qa.push([ask(cursorShape()), "No"]);
     } else {
       // Fixed: the next absent combination that has not been asked yet.
-      const asked = comboIndex(missing);
-      let pick: Combo | undefined;
+      let pick: number | undefined;
       for (let step = 0; step < choices.length && pick === undefined; step++) {
         const c = choices[(cursor + step) % choices.length]!;
-        if (!inCanvas.has(comboIndex(c)) && comboIndex(c) !== asked) pick = c;
+        if (!inCanvas.includes(c) && c !== missing) pick = c;
       }
       if (pick !== undefined) qa.push([ask(pick), "No"]);
       else {
-        inCanvas.delete(comboIndex(existing));
-        if (inCanvas.size > 0) qa.push([ask(rng.choice([...inCanvas.values()])), "Yes"]);
+        drop(inCanvas, existing);
+        if (inCanvas.length > 0) qa.push([ask(rng.choice(inCanvas)), "Yes"]);
       }
     }
     return { questions: qa, description: ending(text, mode) };

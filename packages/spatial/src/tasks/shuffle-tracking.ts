@@ -1,6 +1,6 @@
 import { ending, headerSentence } from "../descriptions.js";
 import { COMPAT_ORDINALS, ordinal } from "../ordinals.js";
-import { type Shape, shapeLabel } from "../shape.js";
+import { shapeLabel } from "../shape.js";
 import type { QA, SpatialTask } from "./types.js";
 
 /**
@@ -17,7 +17,8 @@ export const shuffleTrackingTask: SpatialTask = {
     if (mode === "compat" && (n === 2 || n > COMPAT_ORDINALS.length)) return undefined;
     const horizontal = rng.random() < 0.5;
     const axis = horizontal ? 0 : 1;
-    const line: Shape[] = [...ctx.shapes].sort((a, b) => a.center[axis] - b.center[axis]);
+    // Labels stand for the shapes from here on (combinations, hence labels, are unique on a canvas).
+    const line: string[] = [...ctx.shapes].sort((a, b) => a.center[axis] - b.center[axis]).map(shapeLabel);
 
     let text = headerSentence(n);
     let listed = line;
@@ -31,38 +32,41 @@ export const shuffleTrackingTask: SpatialTask = {
       text += " From top to bottom, the shapes are ";
       listed = [...line].reverse();
     } else text += " From bottom to top, the shapes are ";
-    listed.forEach((s, k) => {
-      text += k + 1 === n ? `a ${shapeLabel(s)}.` : k + 2 === n ? `a ${shapeLabel(s)}, and ` : `a ${shapeLabel(s)}, `;
-    });
+    for (let k = 0; k < n; k++) {
+      const label = listed[k]!;
+      text += k + 1 === n ? `a ${label}.` : k + 2 === n ? `a ${label}, and ` : `a ${label}, `;
+    }
 
-    let last: [number, number] | undefined;
+    // The last swap's positions (-1: none yet).
+    let last0 = -1;
+    let last1 = -1;
     for (let step = 0; step < n; step++) {
       let a = rng.int(0, n - 1);
       let b = rng.int(0, n - 1);
       // With two shapes the only pair is always "the last swap"; fixed mode allows repeating it.
-      const sameAsLast = (x: number, y: number) =>
-        last !== undefined && n > 2 && (x === last[0] || x === last[1]) && (y === last[0] || y === last[1]);
+      const sameAsLast = (x: number, y: number) => last0 >= 0 && n > 2 && (x === last0 || x === last1) && (y === last0 || y === last1);
       while (a === b || sameAsLast(a, b)) {
         a = rng.int(0, n - 1);
         b = rng.int(0, n - 1);
       }
-      last = [a, b];
-      text += ` The ${shapeLabel(line[a]!)} and the ${shapeLabel(line[b]!)} swap positions.`;
+      last0 = a;
+      last1 = b;
+      text += ` The ${line[a]} and the ${line[b]} swap positions.`;
       const tmp = line[a]!;
       line[a] = line[b]!;
       line[b] = tmp;
     }
 
     const qa: QA[] = [];
-    const asked = new Set<Shape>();
+    const asked: string[] = [];
     for (let q = 0; q < Math.min(3, n); q++) {
       const origin = horizontal ? (rng.random() < 0.5 ? "left" : "right") : rng.random() < 0.5 ? "top" : "bottom";
       const toIndex = (p: number) => (origin === "right" || origin === "top" ? n - p - 1 : p);
       let p = rng.int(0, n - 1);
-      while (asked.has(line[toIndex(p)]!)) p = rng.int(0, n - 1);
-      asked.add(line[toIndex(p)]!);
+      while (asked.includes(line[toIndex(p)]!)) p = rng.int(0, n - 1);
+      asked.push(line[toIndex(p)]!);
       const nth = mode === "compat" ? COMPAT_ORDINALS[p]! : ordinal(p + 1);
-      qa.push([`What shape is ${nth} from the ${origin}?`, shapeLabel(line[toIndex(p)]!)]);
+      qa.push([`What shape is ${nth} from the ${origin}?`, line[toIndex(p)]!]);
     }
     return { questions: qa, description: ending(text, mode) };
   },
