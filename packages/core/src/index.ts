@@ -15,3 +15,4 @@ export * from "./cli-options.js";
 export * from "./lazy-array.js";
 export * from "./per-sample-columns.js";
 export * from "./package-file.js";
+export * from "./http-headers.js";

@@ -1,4 +1,5 @@
 import {
+  ATTEMPT_HEADER,
   type CallContext,
   ConfigError,
   type GenerationParams,
@@ -215,10 +216,12 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       let result: Failure | Parsed<V> | undefined;
       let latencyMs = 0;
       const limitMs = attemptTimeout.timeoutMs(timeouts);
+      // A retry says which attempt it is (ATTEMPT_HEADER).
+      const sent = attempt === 1 ? headers : { ...headers, [ATTEMPT_HEADER]: String(attempt) };
       try {
         const reply = getFrom
-          ? await transport.get(endpoint, path, headers, limitMs, signal, timeouts)
-          : await transport.post(endpoint, path, payload, headers, limitMs, signal, timeouts);
+          ? await transport.get(endpoint, path, sent, limitMs, signal, timeouts)
+          : await transport.post(endpoint, path, payload, sent, limitMs, signal, timeouts);
         latencyMs = reply.latencyMs;
         if (reply.status >= 200 && reply.status < 300) {
           result = parseBody(reply.text, decode);

@@ -22,6 +22,9 @@ describe("ModelCallContext.onRetry", () => {
         [3, "api", 429],
       ]);
       expect(notices.every((n) => n.maxAttempts === 6 && n.delayMs >= 0)).toBe(true);
+      // Each retry says it is one (ATTEMPT_HEADER), so the server counts 3 retries of 4 requests.
+      expect(server.stats().requests["/v1/chat/completions"]).toBe(4);
+      expect(server.stats().retries["/v1/chat/completions"]).toBe(3);
     } finally {
       await p.close();
       await server.close();

@@ -310,7 +310,7 @@ describe("dev server: stats", () => {
     expect(stats.byPromptHash[promptHash("abc")]).toBe(1);
     expect(promptHash(messages)).not.toBe(promptHash([{ role: "user", content: "hi" }]));
     s.resetStats();
-    expect(s.stats()).toEqual({ requests: {}, byPromptHash: {}, faults: {}, batches: { created: 0, requests: 0 } });
+    expect(s.stats()).toEqual({ requests: {}, retries: {}, byPromptHash: {}, faults: {}, batches: { created: 0, requests: 0 } });
   });
 });
 

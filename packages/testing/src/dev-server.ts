@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mulberry32 } from "@yardstick/core";
+import { ATTEMPT_HEADER, mulberry32 } from "@yardstick/core";
 import { createMessagesEndpoint, MESSAGES_PATH, sendAnthropicError } from "./dev-server-anthropic.js";
 import { createAnthropicBatchEndpoints, MESSAGE_BATCHES_PATH } from "./dev-server-batch-anthropic.js";
 import { createOpenAIBatchEndpoints } from "./dev-server-batch-openai.js";
@@ -94,7 +94,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    stats.request(path);
+    stats.request(path, Number(req.headers[ATTEMPT_HEADER] ?? 1) >= 2);
     if (path === CHAT_PATH || path === COMPLETIONS_PATH) {
       if (req.method !== "POST") return sendError(res, 405, `${req.method} not allowed on ${path}; use POST`, "invalid_request_error");
       readBody(req, res, (body) => {
