@@ -1,4 +1,5 @@
 import {
+  ATTEMPT_HEADER,
   ConfigError,
   type GenerationParams,
   type ModelCallContext,
@@ -107,7 +108,8 @@ export function createAnthropic(settings: AnthropicSettings): AnthropicProvider 
       let latencyMs = 0;
       let failure: CallFailure | undefined;
       try {
-        const reply = await transport.post(endpoint, path, payload, headers, attemptTimeout.timeoutMs(timeouts), signal, timeouts);
+        const sent = attempt === 1 ? headers : { ...headers, [ATTEMPT_HEADER]: String(attempt) };
+        const reply = await transport.post(endpoint, path, payload, sent, attemptTimeout.timeoutMs(timeouts), signal, timeouts);
         latencyMs = reply.latencyMs;
         if (reply.status >= 200 && reply.status < 300) {
           const read = readMessage(reply.text);

@@ -38,6 +38,7 @@ describe("ModelCallContext.onRetry", () => {
       const notices: RetryNotice[] = [];
       await p.generate(request, { onRetry: (n) => notices.push(n) });
       expect(notices.map((n) => [n.attempt, n.status])).toEqual([[1, 529]]);
+      expect(server.stats().retries["/v1/messages"]).toBe(1);
     } finally {
       await p.close();
       await server.close();
