@@ -155,30 +155,36 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
   try {
     if (options.batch) batchApi = createBatchSettings(model, baseURLs, options.apiKey, options.batch);
     // Everything before the run store opens listens to the stop signal too: a server that hangs
-    // while the run starts does not hold a Ctrl-C for its timeout.
-    const stoppedBeforeStart = (): EvaluateReport | undefined =>
-      options.signal?.aborted ? { outDir: "", fingerprint: "", resumed: false, aborted: true, results: undefined, tasks: [], answering: [] } : undefined;
-    await preflight(model, baseURLs, options.apiKey, options.signal);
-    if (stoppedBeforeStart()) return stoppedBeforeStart()!;
-    judge = await setupJudge(
-      tasks,
-      options.judge ?? {},
-      { baseURLs, ...(options.apiKey ? { apiKey: options.apiKey } : {}), maxConcurrency: concurrency, seed, maxAttempts: options.maxAttempts, timeoutMs: options.timeoutMs },
-      registry,
-      cwd,
-      options.log,
-      options.signal,
-    );
-    if (options.batch && judge) {
-      judgeBatchApi = createBatchSettings(judge.model, judge.role.baseURLs ?? [], options.judge?.judgeApiKey ?? options.apiKey, options.batch, "the judge model");
+    // while the run starts does not hold a Ctrl-C for its timeout, and a step cut by it is no error.
+    const stopped: EvaluateReport = { outDir: "", fingerprint: "", resumed: false, aborted: true, results: undefined, tasks: [], answering: [] };
+    let resolved: Awaited<ReturnType<typeof resolveModelIdentity>>;
+    try {
+      await preflight(model, baseURLs, options.apiKey, options.signal);
+      if (options.signal?.aborted) return stopped;
+      judge = await setupJudge(
+        tasks,
+        options.judge ?? {},
+        { baseURLs, ...(options.apiKey ? { apiKey: options.apiKey } : {}), maxConcurrency: concurrency, seed, maxAttempts: options.maxAttempts, timeoutMs: options.timeoutMs },
+        registry,
+        cwd,
+        options.log,
+        options.signal,
+      );
+      if (options.batch && judge) {
+        judgeBatchApi = createBatchSettings(judge.model, judge.role.baseURLs ?? [], options.judge?.judgeApiKey ?? options.apiKey, options.batch, "the judge model");
+      }
+      if (options.signal?.aborted) return stopped;
+      resolved = await resolveModelIdentity(model, {
+        ...(options.modelRevision !== undefined ? { revision: options.modelRevision } : {}),
+        ...(options.log ? { log: options.log } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (err) {
+      if (options.signal?.aborted) return stopped;
+      throw err;
     }
-    if (stoppedBeforeStart()) return stoppedBeforeStart()!;
-    const { identity, parts: identityParts } = await resolveModelIdentity(model, {
-      ...(options.modelRevision !== undefined ? { revision: options.modelRevision } : {}),
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (stoppedBeforeStart()) return stoppedBeforeStart()!;
+    if (options.signal?.aborted) return stopped;
+    const { identity, parts: identityParts } = resolved;
     await digestTaskData(tasks, registry, baseDir);
     const manifest = createRunManifest({
       tasks,

@@ -34,11 +34,19 @@ function runCli(args: string[], env: NodeJS.ProcessEnv) {
   return { child, exited, stderr: () => stderr };
 }
 
-/** An HTTP server on 127.0.0.1 that takes every request and never answers; `seen` counts them by path. */
-async function startSilentServer(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+/**
+ * An HTTP server on 127.0.0.1 that takes every request and never answers (after answering the first
+ * `modelLists` GET /v1/models with a list naming "toy"); `seen` lists the paths asked for.
+ */
+async function startSilentServer(modelLists = 0): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
-  const server: Server = createServer((req) => {
+  let listed = 0;
+  const server: Server = createServer((req, res) => {
     seen.push(req.url ?? "");
+    if (req.url === "/v1/models" && listed < modelLists) {
+      listed++;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "toy", object: "model" }] }));
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
@@ -112,25 +120,30 @@ describe("Ctrl-C", () => {
     }
   }, 60_000);
 
-  it("stops within a second while the server hangs before the run starts (its /models probe), and writes nothing", async () => {
-    const silent = await startSilentServer();
-    const tasks = makeSentimentTask(5);
-    const out = join(tasks, "run");
-    try {
-      const run = runCli(["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${silent.url}/v1`, "--out", out, "--no-cache"], {});
-      await until(() => silent.seen.length > 0, 30_000);
-      expect(silent.seen[0]).toBe("/v1/models");
-      const sentAt = performance.now();
-      run.child.kill("SIGINT");
-      const { code, at } = await run.exited;
-      expect(code, run.stderr()).toBe(130);
-      expect(at - sentAt).toBeLessThan(1000);
-      expect(run.stderr()).toContain("stopped before the first request; nothing was written");
-      expect(existsSync(out)).toBe(false);
-    } finally {
-      await silent.close();
-    }
-  }, 60_000);
+  // Hanging at the reachability probe (the first GET /v1/models), then at the served-model lookup (the second).
+  it.each([0, 1])(
+    "stops within a second while the server hangs before the run starts (GET /v1/models answered %i time(s)), and writes nothing",
+    async (answered) => {
+      const silent = await startSilentServer(answered);
+      const tasks = makeSentimentTask(5);
+      const out = join(tasks, "run");
+      try {
+        const run = runCli(["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${silent.url}/v1`, "--out", out, "--no-cache"], {});
+        await until(() => silent.seen.length > answered, 30_000);
+        expect(silent.seen).toEqual(Array.from({ length: answered + 1 }, () => "/v1/models"));
+        const sentAt = performance.now();
+        run.child.kill("SIGINT");
+        const { code, at } = await run.exited;
+        expect(code, run.stderr()).toBe(130);
+        expect(at - sentAt).toBeLessThan(1000);
+        expect(run.stderr()).toContain("stopped before the first request; nothing was written");
+        expect(existsSync(out)).toBe(false);
+      } finally {
+        await silent.close();
+      }
+    },
+    60_000,
+  );
 
   it("a second Ctrl-C quits at once while the first waits for scoring (a MetricX endpoint that never answers)", async () => {
     const dev = await startDevServer({ port: 0, policy: () => "Terjemahan: Kucing tidur." });
