@@ -98,23 +98,6 @@ const samplesLeft: Record<string, unknown>[] = [
   { ...sample, extra: 1 },
 ];
 
-describe("fastSampleRecord", () => {
-  it("takes common sample records exactly as zod parses them, leaves the rest to zod, and parseSampleLine agrees with zod on all", () => {
-    for (const record of samplesTaken.map(withoutUndefined)) {
-      const zod = sampleRecordSchema.safeParse(record);
-      expect(zod.success).toBe(true);
-      expect(fastSampleRecord(record)).toEqual(zod.data);
-    }
-    for (const record of samplesLeft.map(withoutUndefined)) expect(fastSampleRecord(record), JSON.stringify(record)).toBeUndefined();
-    for (const record of [...samplesTaken, ...samplesLeft].map(withoutUndefined)) {
-      const zod = sampleRecordSchema.safeParse(record);
-      const read = parseSampleLine(JSON.stringify(record));
-      expect(read.ok).toBe(zod.success);
-      if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
-    }
-  });
-});
-
 const score = { sample: "s1", index: 3, prediction: "Positif", scores: { accuracy: 1, f1: null } };
 const scoresTaken: Record<string, unknown>[] = [score, { ...score, prediction: [-1.5, -0.2] }, { ...score, prediction: null }, { ...score, scores: {} }];
 const scoresLeft: Record<string, unknown>[] = [
@@ -127,20 +110,26 @@ const scoresLeft: Record<string, unknown>[] = [
   { ...score, extra: true },
 ];
 
-describe("fastScoreRecord", () => {
-  it("takes common score records exactly as zod parses them, leaves the rest to zod, and parseScoreLine agrees with zod on all", () => {
-    for (const record of scoresTaken.map(withoutUndefined)) {
-      const zod = scoreRecordSchema.safeParse(record);
+/** Each fast path against its schema and its line parser: what it takes equals zod's value, the rest goes to zod. */
+const fastPaths = [
+  { name: "fastSampleRecord", fast: fastSampleRecord, schema: sampleRecordSchema, parseLine: parseSampleLine, taken: samplesTaken, left: samplesLeft },
+  { name: "fastScoreRecord", fast: fastScoreRecord, schema: scoreRecordSchema, parseLine: parseScoreLine, taken: scoresTaken, left: scoresLeft },
+] as const;
+
+describe.each(fastPaths)("$name", ({ fast, schema, parseLine, taken, left }) => {
+  it("takes common records exactly as zod parses them, leaves the rest to zod, and the line parser agrees with zod on all", () => {
+    for (const record of taken.map(withoutUndefined)) {
+      const zod = schema.safeParse(record);
       expect(zod.success).toBe(true);
-      expect(fastScoreRecord(record)).toEqual(zod.data);
+      expect(fast(record)).toEqual(zod.data);
     }
-    for (const record of scoresLeft.map(withoutUndefined)) expect(fastScoreRecord(record), JSON.stringify(record)).toBeUndefined();
-    for (const record of [...scoresTaken, ...scoresLeft].map(withoutUndefined)) {
-      const zod = scoreRecordSchema.safeParse(record);
-      const read = parseScoreLine(JSON.stringify(record));
+    for (const record of left.map(withoutUndefined)) expect(fast(record), JSON.stringify(record)).toBeUndefined();
+    for (const record of [...taken, ...left].map(withoutUndefined)) {
+      const zod = schema.safeParse(record);
+      const read = parseLine(JSON.stringify(record));
       expect(read.ok).toBe(zod.success);
       if (read.ok && zod.success) expect(read.record).toEqual(zod.data);
     }
-    expect(parseScoreLine("{not json").ok).toBe(false);
+    expect(parseLine("{not json").ok).toBe(false);
   });
 });

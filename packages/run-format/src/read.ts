@@ -133,23 +133,28 @@ export function upgradeResponseRecordV1(v1: z.infer<typeof responseRecordV1Schem
   };
 }
 
+/** Parses one line of samples/<task>.jsonl. */
 export function parseSampleLine(line: string): ParsedLine<SampleRecord> {
-  const parsed = parseObjectLine(line);
-  if (!parsed.ok) return parsed;
-  const fast = fastSampleRecord(parsed.record);
-  if (fast) return { ok: true, record: fast };
-  const r = sampleRecordSchema.safeParse(parsed.record);
-  return r.success ? { ok: true, record: r.data } : { ok: false, problem: describeIssues(r.error) };
+  return parseRecordLine(line, fastSampleRecord, sampleRecordSchema);
 }
 
 /** Parses one line of scores/<task>.jsonl. */
 export function parseScoreLine(line: string): ParsedLine<ScoreRecord> {
+  return parseRecordLine(line, fastScoreRecord, scoreRecordSchema);
+}
+
+/** A JSON object line: the common record by hand (`fast`), anything else through the schema, which words the problems. */
+function parseRecordLine<S extends z.ZodType>(
+  line: string,
+  fast: (json: Record<string, unknown>) => z.infer<S> | undefined,
+  schema: S,
+): ParsedLine<z.infer<S>> {
   const parsed = parseObjectLine(line);
   if (!parsed.ok) return parsed;
-  const fast = fastScoreRecord(parsed.record);
-  if (fast) return { ok: true, record: fast };
-  const r = scoreRecordSchema.safeParse(parsed.record);
-  return r.success ? { ok: true, record: r.data } : { ok: false, problem: describeIssues(r.error) };
+  const record = fast(parsed.record);
+  if (record) return { ok: true, record };
+  const r = schema.safeParse(parsed.record);
+  return r.success ? { ok: true, record: r.data as z.infer<S> } : { ok: false, problem: describeIssues(r.error) };
 }
 
 function check<S extends z.ZodType>(schema: S, json: unknown, file: string, what: string): z.infer<S> {
