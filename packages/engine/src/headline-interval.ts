@@ -28,14 +28,6 @@ const FAST_BUDGET = 50_000_000;
 const MAX_RESAMPLES = 1000;
 const MIN_RESAMPLES = 100;
 
-/** 1 or 100 when `value` is the per-sample mean (or 100× it, a percentage), else undefined. */
-export function meanScale(value: number, mean: number): 1 | 100 | undefined {
-  for (const scale of [1, 100] as const) {
-    if (Math.abs(value - scale * mean) <= 1e-9 * Math.max(1, Math.abs(value))) return scale;
-  }
-  return undefined;
-}
-
 /**
  * The headline's interval, cheapest way first: when the headline is the per-sample mean (or 100×
  * it), the per-sample interval scaled; else the metric's own `resampleScores` fast path with 1,000
@@ -47,8 +39,13 @@ export async function headlineInterval(s: HeadlineIntervalSettings): Promise<Hea
   const n = s.inputs.length;
   if (n === 0 || !Number.isFinite(s.value)) return undefined;
   const p = s.perSample;
-  const scale = p?.ci ? meanScale(s.value, p.mean) : undefined;
-  if (p?.ci && scale !== undefined) return { stderr: scale * p.stderr, ci: [scale * p.ci[0], scale * p.ci[1]], method: "mean" };
+  if (p?.ci) {
+    for (const scale of [1, 100]) {
+      if (Math.abs(s.value - scale * p.mean) <= 1e-9 * Math.max(1, Math.abs(s.value))) {
+        return { stderr: scale * p.stderr, ci: [scale * p.ci[0], scale * p.ci[1]], method: "mean" };
+      }
+    }
+  }
   const nextIndex = indexDrawer(s.seed, n);
   // Even the fast path costs n draws per resample: very large tasks get fewer (never under 200).
   const fastResamples = Math.max(200, Math.min(MAX_RESAMPLES, Math.floor(FAST_BUDGET / n)));

@@ -2,7 +2,7 @@ import type { JudgementRecord, MetricInput, MetricV1, Registry, TaskSpec } from 
 import type { ScoreRecord } from "@yardstick/run-format";
 import { lazyArray, YardstickError } from "@yardstick/core";
 import type { TaskOutcome } from "./evaluate.js";
-import { headlineInterval, meanScale } from "./headline-interval.js";
+import { headlineInterval } from "./headline-interval.js";
 import { resolveJudgements } from "./judgement-records.js";
 import { ScoreColumns } from "./score-columns.js";
 import { finalTurn, type TaskRows } from "./task-rows.js";
@@ -125,23 +125,21 @@ export async function scoreTask(deps: ScoringDeps, task: TaskSpec, rows: TaskRow
     outcome.failure = `its metrics report no "${task.mainScore}" (the config's main score); they report: ${numeric.join(", ") || "nothing"}`;
   }
   const perSampleKey = perSample.has(task.mainScore) ? task.mainScore : perSample.firstKey();
-  const values = perSampleKey ? perSample.finiteValues(perSampleKey) : undefined;
-  // Started first: a summariser with a worker thread bootstraps while the headline is computed here.
-  const summary = values && values.length > 0 ? summarize(values, deps.seed ?? 1234) : undefined;
+  if (perSampleKey) {
+    const values = perSample.finiteValues(perSampleKey);
+    if (values.length > 0) outcome.summary = { ...summarize(values, deps.seed ?? 1234), key: perSampleKey };
+  }
   if (mainMetric && outcome.main !== undefined && outcome.failure === undefined) {
-    // The per-sample summary only serves the headline when the headline is its mean (or 100× it).
-    const usesSummary = values !== undefined && values.length > 0 && meanScale(outcome.main, meanOf(values)) !== undefined;
     outcome.headline = await headlineInterval({
       ...mainMetric,
       inputs,
       ctx: { task, seed: deps.seed },
       key: task.mainScore,
       value: outcome.main,
-      ...(usesSummary && summary ? { perSample: await summary } : {}),
+      ...(outcome.summary ? { perSample: outcome.summary } : {}),
       seed: deps.seed ?? 1234,
     });
   }
-  if (summary && perSampleKey) outcome.summary = { ...(await summary), key: perSampleKey };
   // The most frequent answers, keys cut to a readable length (the full texts are in scores/). Ties
   // keep dataset order (the order answers were first seen), so the same answers give the same list.
   const topResponses = [...responseCounts.entries()]
@@ -282,10 +280,4 @@ class TextTable {
   stopSharing(): void {
     this.idOfText = undefined;
   }
-}
-
-function meanOf(values: Float64Array): number {
-  let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i]!;
-  return sum / values.length;
 }

@@ -9,11 +9,8 @@ export interface ScoreSummary {
   key?: string;
 }
 
-/**
- * `scores` may be a task's score column itself: a summariser must not modify it. One that returns a
- * promise (a bootstrap on a worker thread) runs while the task's headline interval is computed.
- */
-export type Summarize = (scores: Float64Array, seed: number) => ScoreSummary | Promise<ScoreSummary>;
+/** `scores` may be a task's score column itself: a summariser must not modify it. */
+export type Summarize = (scores: Float64Array, seed: number) => ScoreSummary;
 
 /** n, mean and standard error (sample sd / √n) without resampling; the runner injects a bootstrap. */
 export const simpleSummary: Summarize = (scores) => {

@@ -16,7 +16,7 @@ import {
   runEvaluation,
   slug,
 } from "@yardstick/engine";
-import { lindseaRollup, summarizeInBackground } from "@yardstick/metrics";
+import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { RUN_FORMAT_VERSION, type RunManifest, type RunResults, type Shard } from "@yardstick/run-format";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
@@ -255,7 +255,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       baseDir,
       ...(options.progress ? { progress: options.progress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      summarize: (scores, s) => summarizeInBackground(scores, { seed: s }),
+      summarize: (scores, s) => summarize(scores, { seed: s }),
       // SEA-HELM scores its linguistic-diagnostics competency with the LINDSEA rule, not a plain mean.
       competencyRollups: { "linguistic-diagnostics": lindseaRollup },
       ...(options.log ? { log: options.log } : {}),

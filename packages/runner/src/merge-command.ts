@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type CliCommandSpec, defineFlags, type TaskSpec } from "@yardstick/core";
 import { RunStore, mergeRunStores, scoreStore } from "@yardstick/engine";
-import { lindseaRollup, summarizeInBackground } from "@yardstick/metrics";
+import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { UsageError, parseFlags } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
@@ -52,7 +52,7 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   const scored = await scoreStore({
     store,
     registry,
-    summarize: (scores, s) => summarizeInBackground(scores, { seed: s }),
+    summarize: (scores, s) => summarize(scores, { seed: s }),
     competencyRollups: { "linguistic-diagnostics": lindseaRollup },
     log,
   });

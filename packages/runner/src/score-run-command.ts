@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type CliCommandSpec, defineFlags, type PluginRef, type TaskSpec } from "@yardstick/core";
 import { RunStore, scoreStore } from "@yardstick/engine";
-import { lindseaRollup, summarizeInBackground } from "@yardstick/metrics";
+import { lindseaRollup, summarize } from "@yardstick/metrics";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, listFlag, parseFlags } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, loadPluginPackages } from "./builtins.js";
@@ -82,7 +82,7 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   const scored = await scoreStore({
     store,
     registry,
-    summarize: (scores, s) => summarizeInBackground(scores, { seed: s }),
+    summarize: (scores, s) => summarize(scores, { seed: s }),
     competencyRollups: { "linguistic-diagnostics": lindseaRollup },
     ...(seed !== undefined ? { seed } : {}),
     ...(values.tasks ? { taskKeys: listFlag(values.tasks) } : {}),

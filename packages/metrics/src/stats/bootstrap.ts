@@ -1,29 +1,22 @@
 import { seedState } from "@yardstick/core";
 
-/**
- * Means of `resamples` bootstrap resamples of `values` (each the same size as `values`, drawn with
- * replacement). Draw k of the stream picks index floor(u_k · n / 2^32), exactly as
- * `createRng(seed).nextInt(n)`.
- */
-export function bootstrapMeans(values: Float64Array, resamples: number, seed: number): Float64Array {
-  const st = seedState(seed);
-  return bootstrapMeansFromState(values, resamples, st[0], st[1], st[2], st[3]);
-}
+const INV_2_32 = 1 / 4294967296;
 
 /**
- * `bootstrapMeans` from the generator's four state words. This is the hot path: the xoshiro128**
- * step is inlined with its state in locals and each draw is added straight into a running sum, so
- * nothing is allocated per resample or per draw. It refers to nothing outside itself, so its source
- * also runs as a worker thread's script (bootstrap-worker.ts).
+ * Means of `resamples` bootstrap resamples of `values` (each the same size as `values`, drawn with
+ * replacement). This is the hot path: the xoshiro128** step is inlined with its state in locals and
+ * each draw is added straight into a running sum, so nothing is allocated per resample or per draw.
+ * Draw k of the stream picks index floor(u_k · n / 2^32), exactly as `createRng(seed).nextInt(n)`.
  */
-export function bootstrapMeansFromState(values: Float64Array, resamples: number, w0: number, w1: number, w2: number, w3: number): Float64Array {
+export function bootstrapMeans(values: Float64Array, resamples: number, seed: number): Float64Array {
   const n = values.length;
-  const scale = n / 4294967296;
+  const scale = n * INV_2_32;
   const means = new Float64Array(resamples);
-  let s0 = w0 | 0;
-  let s1 = w1 | 0;
-  let s2 = w2 | 0;
-  let s3 = w3 | 0;
+  const st = seedState(seed);
+  let s0 = st[0] | 0;
+  let s1 = st[1] | 0;
+  let s2 = st[2] | 0;
+  let s3 = st[3] | 0;
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
     for (let i = 0; i < n; i++) {

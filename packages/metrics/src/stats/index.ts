@@ -41,4 +41,4 @@ export { type PairedBootstrapResult, pairedBootstrap } from "./paired-bootstrap.
 export { createRng, createSplitMix64, hashString32, type Rng, seedState } from "@yardstick/core";
 export { binomialHalfCdf, chiSquareSurvival, gammaQ, lnGamma } from "./special-functions.js";
 export { runItemsFromSampleScores, summarizePerSample } from "./sample-scores.js";
-export { type ScoreSummary, summarize, summarizeInBackground } from "./summarize.js";
+export { type ScoreSummary, summarize } from "./summarize.js";

@@ -1,8 +1,7 @@
-import { createRng, MetricError, seedState } from "@yardstick/core";
+import { createRng, MetricError } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
-import { bootstrapMeans, sortedQuantile } from "./bootstrap.js";
-import { bootstrapMeansOnWorker, WORKER_MIN_DRAWS } from "./bootstrap-worker.js";
-import { summarize, summarizeInBackground } from "./summarize.js";
+import { sortedQuantile } from "./bootstrap.js";
+import { summarize } from "./summarize.js";
 
 /** Straightforward bootstrap through the public Rng, to check the inlined hot loop draw for draw. */
 function referenceCi(x: number[], resamples: number, seed: number, confidence: number): [number, number] {
@@ -64,20 +63,5 @@ describe("summarize", () => {
     expect(() => summarize([1], { resamples: 0 })).toThrow(MetricError);
     expect(() => summarize([1], { seed: -3 })).toThrow(MetricError);
     expect(() => summarize([1], { nope: 1 } as never)).toThrow(MetricError);
-  });
-});
-
-describe("summarizeInBackground", () => {
-  it("gives summarize's summary bit for bit, on a worker thread for large inputs and inline for small ones", async () => {
-    const rng = createRng(7);
-    const large = Float64Array.from({ length: Math.ceil(WORKER_MIN_DRAWS / 1000) + 1 }, () => (rng.nextInt(10) < 7 ? 1 : 0));
-    const small = large.slice(0, 500);
-    for (const scores of [large, small]) {
-      const copy = scores.slice();
-      expect(await summarizeInBackground(scores, { seed: 42 })).toEqual(summarize(scores, { seed: 42 }));
-      expect(scores).toEqual(copy); // the caller's column is not touched
-    }
-    // The worker's script (the hot loop's own source) draws exactly what the inline loop draws.
-    expect(await bootstrapMeansOnWorker(small, 300, seedState(9))).toEqual(bootstrapMeans(small, 300, 9));
   });
 });
