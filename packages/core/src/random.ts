@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 /** The four 32-bit xoshiro128** state words (unsigned). */
 export type RngState = [number, number, number, number];
 
+/** A generator's methods read its state through `this`: call them on it (bind one to pass it on). */
 export interface Rng {
   /** Next raw 32-bit output as an unsigned integer in [0, 2^32). */
   nextUint32(): number;
@@ -87,80 +88,109 @@ export function seedStateFromKey(key: string): RngState {
  * four explicit state words (not all zero).
  */
 export function createRng(seed: number | string | readonly [number, number, number, number]): Rng {
-  const init = typeof seed === "number" ? seedState(seed) : typeof seed === "string" ? seedStateFromKey(seed) : seed.map((w) => w >>> 0);
-  // Signed 32-bit state: the same bits as unsigned words, and cheaper for V8 to keep unboxed.
-  let s0 = init[0]! | 0;
-  let s1 = init[1]! | 0;
-  let s2 = init[2]! | 0;
-  let s3 = init[3]! | 0;
-  if ((s0 | s1 | s2 | s3) === 0) throw new RangeError("xoshiro128** state must not be all zero");
+  const init = typeof seed === "number" ? seedState(seed) : typeof seed === "string" ? seedStateFromKey(seed) : seed;
+  return new Xoshiro128(init);
+}
 
-  const nextUint32 = (): number => {
+/**
+ * The state lives in an Int32Array (signed words: the same bits as unsigned ones) rather than in
+ * closure variables, where every update of a word beyond the small-integer range allocated a heap
+ * number — generators run millions of draws (a spatial dataset makes one per canvas). Exact draws
+ * reduce with an integer quotient instead of a floating-point `%` (fmod); the results are the same.
+ */
+class Xoshiro128 implements Rng {
+  private readonly s = new Int32Array(4);
+
+  constructor(init: readonly [number, number, number, number]) {
+    const s = this.s;
+    s[0] = init[0];
+    s[1] = init[1];
+    s[2] = init[2];
+    s[3] = init[3];
+    if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) throw new RangeError("xoshiro128** state must not be all zero");
+  }
+
+  nextUint32(): number {
+    const s = this.s;
+    const s0 = s[0]!;
+    const s1 = s[1]!;
     const m = Math.imul(s1, 5);
     const result = Math.imul((m << 7) | (m >>> 25), 9) >>> 0;
     const t = s1 << 9;
-    s2 ^= s0;
-    s3 ^= s1;
-    s1 ^= s2;
-    s0 ^= s3;
-    s2 ^= t;
-    s3 = (s3 << 11) | (s3 >>> 21);
+    const s2 = s[2]! ^ s0;
+    const s3 = s[3]! ^ s1;
+    s[1] = s1 ^ s2;
+    s[0] = s0 ^ s3;
+    s[2] = s2 ^ t;
+    s[3] = (s3 << 11) | (s3 >>> 21);
     return result;
-  };
+  }
+
+  nextFloat(): number {
+    return this.nextUint32() * INV_2_32;
+  }
+
+  nextInt(bound: number): number {
+    if (!Number.isInteger(bound) || bound < 1 || bound > 2 ** 31) {
+      throw new RangeError(`bound must be an integer in [1, 2^31], got ${String(bound)}`);
+    }
+    return Math.floor(this.nextUint32() * INV_2_32 * bound);
+  }
+
+  random(): number {
+    const hi = this.nextUint32() >>> 5;
+    const lo = this.nextUint32() >>> 6;
+    return (hi * 67108864 + lo) / 9007199254740992;
+  }
 
   /** Exactly uniform in [0, n): rejection keeps every value equally likely. */
-  const below = (n: number): number => {
+  private below(n: number): number {
     if (!Number.isInteger(n) || n <= 0) throw new RangeError(`random range must be a positive integer, got ${n}`);
     const limit = Math.floor(4294967296 / n) * n;
     for (;;) {
-      const x = nextUint32();
-      if (x < limit) return x % n;
+      const x = this.nextUint32();
+      // x % n: the quotient of two integers below 2^32 is exact after floor, and so is the product.
+      if (x < limit) return x - Math.floor(x / n) * n;
     }
-  };
+  }
 
-  return {
-    nextUint32,
-    nextFloat: () => nextUint32() * INV_2_32,
-    nextInt: (bound: number) => {
-      if (!Number.isInteger(bound) || bound < 1 || bound > 2 ** 31) {
-        throw new RangeError(`bound must be an integer in [1, 2^31], got ${String(bound)}`);
-      }
-      return Math.floor(nextUint32() * INV_2_32 * bound);
-    },
-    random: () => {
-      const hi = nextUint32() >>> 5;
-      const lo = nextUint32() >>> 6;
-      return (hi * 67108864 + lo) / 9007199254740992;
-    },
-    int: (lo, hi) => lo + below(hi - lo + 1),
-    choice: (items) => {
-      if (items.length === 0) throw new RangeError("cannot choose from an empty list");
-      return items[below(items.length)] as (typeof items)[number];
-    },
-    shuffle: (items) => {
-      for (let i = items.length - 1; i > 0; i--) {
-        const j = below(i + 1);
-        const tmp = items[i] as (typeof items)[number];
-        items[i] = items[j] as (typeof items)[number];
-        items[j] = tmp;
-      }
-      return items;
-    },
-    sample: (items, k) => {
-      if (k > items.length) throw new RangeError(`sample of ${k} from ${items.length} items`);
-      const pool = [...items];
-      const out: (typeof items)[number][] = [];
-      for (let i = 0; i < k; i++) {
-        const j = i + below(pool.length - i);
-        const tmp = pool[i] as (typeof items)[number];
-        pool[i] = pool[j] as (typeof items)[number];
-        pool[j] = tmp;
-        out.push(pool[i] as (typeof items)[number]);
-      }
-      return out;
-    },
-    state: () => [s0 >>> 0, s1 >>> 0, s2 >>> 0, s3 >>> 0],
-  };
+  int(lo: number, hi: number): number {
+    return lo + this.below(hi - lo + 1);
+  }
+
+  choice<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError("cannot choose from an empty list");
+    return items[this.below(items.length)] as T;
+  }
+
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.below(i + 1);
+      const tmp = items[i] as T;
+      items[i] = items[j] as T;
+      items[j] = tmp;
+    }
+    return items;
+  }
+
+  sample<T>(items: readonly T[], k: number): T[] {
+    if (k > items.length) throw new RangeError(`sample of ${k} from ${items.length} items`);
+    const pool = [...items];
+    const out: T[] = [];
+    for (let i = 0; i < k; i++) {
+      const j = i + this.below(pool.length - i);
+      const tmp = pool[i] as T;
+      pool[i] = pool[j] as T;
+      pool[j] = tmp;
+      out.push(pool[i] as T);
+    }
+    return out;
+  }
+
+  state(): RngState {
+    const s = this.s;
+    return [s[0]! >>> 0, s[1]! >>> 0, s[2]! >>> 0, s[3]! >>> 0];
+  }
 }
 
 /**

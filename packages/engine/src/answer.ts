@@ -272,7 +272,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
         // Hold this worker's slot until its records reach the OS: a kill then loses at most the
         // answers of the samples in flight. A sample that sent nothing (answered by the store or
         // the cache) need not wait: what a kill loses of it is answered again without a request,
-        // and waiting would cap a cached re-run at one write per `concurrency` samples.
+        // and waiting would cap a cached re-run at one write per `concurrency` samples. (The count
+        // is the task's, so a request another worker sent meanwhile makes this one wait too: safe.)
         if (outcome.sent !== sentBefore) await store.written();
       },
       stop.signal,

@@ -202,8 +202,8 @@ function endpointTotals(read: EndpointReading | undefined): { endpoints?: Endpoi
 
 /**
  * The end-of-run summary: `run statistics: wall time 1m02s · setup 0.3s, answer 1m01s, score 0.5s ·
- * 1800 request(s) sent · 12 cache hit(s) ·
- * 139 retries (429: 36, 500: 103) · 0 error(s) · tokens 1.2M in / 80k out`, then for a model with
+ * 1800 request(s) sent · 12 cache hit(s) · 139 retries (429: 36, 500: 103) · 0 error(s) · tokens
+ * 1.2M in / 80k out`, then for a model with
  * several base URLs `<url>: 900 attempt(s), 2 failed, mean 310 ms` for each; broken between its
  * parts into lines of at most `width` columns (a terminal's) when given.
  */

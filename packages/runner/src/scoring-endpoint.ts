@@ -12,9 +12,10 @@ import { request } from "undici";
  *        or, for a metric with several values per item (RefCLIPScore), one object of finite numbers
  *        per item: { "scores": [ { "clipscore": 0.8, "ref_similarity": 0.7 }, ... ] }
  *
- * Items are sent in batches of `batchSize`, one batch at a time. A batch that gets no answer or a retryable status (408,
- * 409, 429, 5xx: the transport's `isRetryableStatus`) is retried (`maxAttempts` in all, waiting longer each time); any other status, a body
- * that is not that JSON, or a count of scores other than the items' is an error naming the endpoint.
+ * Items are sent in batches of `batchSize`, one batch at a time. A batch that gets no answer or a
+ * retryable status (408, 409, 429, 5xx: the transport's `isRetryableStatus`) is retried
+ * (`maxAttempts` in all, waiting longer each time); any other status, a body that is not that JSON,
+ * or a count of scores other than the items' is an error naming the endpoint.
  */
 export interface ScoringEndpointOptions {
   url: string;

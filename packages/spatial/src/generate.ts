@@ -1,10 +1,9 @@
 import { createHash, hash } from "node:crypto";
-import type { Rng, RngState } from "@yardstick/core";
+import { createRng, type Rng, type RngState } from "@yardstick/core";
 import { type Mode, TASK_NAMES, type TaskName } from "./constants.js";
 import { coordinatesDescription, fullDescription, partialDescription } from "./descriptions.js";
 import { SpatialGenerationError } from "./errors.js";
 import { getRelationships } from "./relations.js";
-import { CanvasRng } from "./rng.js";
 import { sampleShapes } from "./sampling.js";
 import type { Shape } from "./shape.js";
 import { TASKS_BY_NAME } from "./tasks/index.js";
@@ -108,7 +107,7 @@ export function canvasSeedState(key: string): RngState {
  */
 export function generateCanvas(options: ResolvedOptions, index: number): CanvasRecord {
   const name = `canvas_${options.shapes}_${index}`;
-  const rng = new CanvasRng(canvasSeedState(`${cachedFingerprint(options)}:${index}`));
+  const rng = createRng(canvasSeedState(`${cachedFingerprint(options)}:${index}`));
   let lastReason = "";
   const tasks = options.tasks.map((t) => TASKS_BY_NAME[t]);
   for (let attempt = 0; attempt < MAX_CANVAS_ATTEMPTS; attempt++) {

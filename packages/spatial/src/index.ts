@@ -3,7 +3,7 @@ export { SpatialGenerationError } from "./errors.js";
 export type { Shape, BBox, ShapeJson } from "./shape.js";
 export { bbox, shapeLabel, shapeMeasure, inBounds, shapeToJson, shapeFromJson } from "./shape.js";
 export { shapePolygon, shapesIntersect, polygonsIntersect } from "./geometry.js";
-// The canvas generator draws from CanvasRng (rng.ts), the stream of createRng (@yardstick/core) with a string key.
+// The canvas generator draws from createRng (@yardstick/core), seeded with a string key.
 export { createRng, type Rng } from "@yardstick/core";
 export { sampleShapes } from "./sampling.js";
 export { getRelationships, relationsOf, type Relations } from "./relations.js";
