@@ -241,6 +241,29 @@ export interface MetricV1 {
     nextIndex: () => number,
     ctx?: MetricContext,
   ): Float64Array | undefined;
+  /**
+   * Optional exact fast path for task scores that depend only on how many inputs fall in each of a
+   * few categories (balanced accuracy, macro F1: cells of the confusion matrix): each input's
+   * category and the score of any category counts. The engine then draws each resample as one
+   * multinomial draw of the counts, at a cost independent of the number of inputs; preferred to
+   * `resampleScores`. Returns undefined for keys it cannot score this way. Label sets and similar
+   * corpus-wide choices are those of the full inputs.
+   */
+  resampleByCounts?(
+    inputs: readonly MetricInput[],
+    options: Record<string, unknown>,
+    key: string,
+    ctx?: MetricContext,
+  ): CountedScore | undefined;
+}
+
+/** A task score as a function of per-category counts (`MetricV1.resampleByCounts`). */
+export interface CountedScore {
+  /** The category of each input, in input order: integers in [0, categoryCount). */
+  categories: Uint32Array;
+  categoryCount: number;
+  /** The score of a (re)sample with these counts per category; of the inputs' own counts, the task score. */
+  scoreOf(counts: Uint32Array): number;
 }
 
 // ---------------------------------------------------------------- judges

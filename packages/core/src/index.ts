@@ -8,6 +8,7 @@ export * from "./registry.js";
 export * from "./canonical-json.js";
 export * from "./python-str.js";
 export * from "./random.js";
+export * from "./binomial.js";
 export * from "./python-random.js";
 export * from "./pcg64.js";
 export * from "./hash-file.js";

@@ -46,6 +46,40 @@ describe("headlineInterval", () => {
     expect((await headlineInterval({ ...settings, seed: 8 }))!.ci).not.toEqual(a!.ci);
   });
 
+  it("resamples by counts when the metric offers it, at the spread of the recomputed bootstrap", async () => {
+    let indexPaths = 0;
+    const counted: MetricV1 = {
+      ...squaredAccuracy,
+      compute(xs, o) {
+        indexPaths++;
+        return squaredAccuracy.compute(xs, o);
+      },
+      resampleScores() {
+        indexPaths++;
+        return undefined;
+      },
+      resampleByCounts(xs) {
+        const categories = Uint32Array.from(xs, (x) => (x.prediction === x.reference ? 1 : 0));
+        return { categories, categoryCount: 2, scoreOf: (c) => 100 * (c[1]! / xs.length) ** 2 };
+      },
+    };
+    const xs = inputs(300);
+    const settings = { metric: counted, inputs: xs, options: {}, ctx: {}, key: "sq", value: 100 * (2 / 3) ** 2, seed: 7 };
+    const a = await headlineInterval(settings);
+    expect(indexPaths).toBe(0);
+    expect(a).toEqual(await headlineInterval(settings));
+    expect(a).toMatchObject({ method: "bootstrap", resamples: 1000 });
+    // As the recomputed bootstrap above: stderr ≈ 3.6.
+    expect(a!.stderr).toBeGreaterThan(2.8);
+    expect(a!.stderr).toBeLessThan(4.5);
+    expect(a!.ci[0]).toBeLessThan(settings.value);
+    expect(a!.ci[1]).toBeGreaterThan(settings.value);
+    // The cost does not grow with the inputs: a million counted inputs are one multinomial draw a resample.
+    const many = Array.from({ length: 1_000_000 }, (_, i) => ({ sampleId: "", prediction: i % 3 === 0 ? "x" : "y", reference: "y" }));
+    const big = await headlineInterval({ ...settings, inputs: many });
+    expect(big!.stderr).toBeLessThan(a!.stderr / 10);
+  });
+
   it("uses the metric's fast path when it has one, and gives up on huge tasks without one", async () => {
     let calls = 0;
     const fast: MetricV1 = {

@@ -1,4 +1,4 @@
-import { type MetricContext, type MetricInput, type MetricV1, mulberry32 } from "@yardstick/core";
+import { type CountedScore, createRng, type MetricContext, type MetricInput, type MetricV1, multinomial, mulberry32 } from "@yardstick/core";
 
 /** Uncertainty of a task's headline score (the config's main score), on that score's own scale. */
 export interface HeadlineInterval {
@@ -30,8 +30,8 @@ const MIN_RESAMPLES = 100;
 
 /**
  * The headline's interval, cheapest way first: when the headline is the per-sample mean (or 100×
- * it), the per-sample interval scaled; else the metric's own `resampleScores` fast path with 1,000
- * resamples; else `compute` on resamples, with a resample count that depends only on the sample
+ * it), the per-sample interval scaled; else the metric's own fast paths with 1,000 resamples
+ * (`resampleByCounts`: one multinomial draw per resample; `resampleScores`); else `compute` on resamples, with a resample count that depends only on the sample
  * count (so results are reproducible) and keeps the work under a fixed budget. Returns undefined
  * when none applies (a corpus metric without a fast path on a very large task).
  */
@@ -46,6 +46,8 @@ export async function headlineInterval(s: HeadlineIntervalSettings): Promise<Hea
       }
     }
   }
+  const counted = s.metric.resampleByCounts?.(s.inputs, s.options, s.key, s.ctx);
+  if (counted) return fromDistribution(resampleCounts(counted, n, MAX_RESAMPLES, s.seed));
   const nextIndex = indexDrawer(s.seed, n);
   // Even the fast path costs n draws per resample: very large tasks get fewer (never under 200).
   const fastResamples = Math.max(200, Math.min(MAX_RESAMPLES, Math.floor(FAST_BUDGET / n)));
@@ -74,6 +76,24 @@ export async function headlineInterval(s: HeadlineIntervalSettings): Promise<Hea
   }
   if (kept < MIN_RESAMPLES / 2) return undefined;
   return fromDistribution(values.subarray(0, kept));
+}
+
+/** The score of `resamples` resamples of n inputs, each drawn as its counts per category. */
+function resampleCounts(counted: CountedScore, n: number, resamples: number, seed: number): Float64Array {
+  const weights = new Uint32Array(counted.categoryCount);
+  for (let i = 0; i < counted.categories.length; i++) weights[counted.categories[i]!]!++;
+  // Its own stream, apart from the per-sample summary's (seeded by the same --seed).
+  const rng = createRng(`headline-interval:${seed}`);
+  const uniform = () => rng.random();
+  const counts = new Uint32Array(counted.categoryCount);
+  const values = new Float64Array(resamples);
+  let kept = 0;
+  for (let r = 0; r < resamples; r++) {
+    multinomial(uniform, n, weights, counts);
+    const v = counted.scoreOf(counts);
+    if (Number.isFinite(v)) values[kept++] = v;
+  }
+  return values.subarray(0, kept);
 }
 
 function fromDistribution(values: Float64Array): HeadlineInterval {

@@ -93,34 +93,48 @@ describe("seahelm-f1acc", () => {
   });
 });
 
-describe("seahelm-f1acc resampleScores", () => {
-  it("equals compute() on the same resamples (with the full label set)", async () => {
+describe("seahelm-f1acc resampleByCounts", () => {
+  const labels = ["A", "B", "C"];
+  const inputs = Array.from({ length: 40 }, (_, i) => ({
+    sampleId: `s${i}`,
+    prediction: labels[(i * 7) % 4] ?? "nonsense",
+    reference: labels[i % 3]!,
+  }));
+  const countsOf = (categories: Uint32Array, size: number, rows: Iterable<number>) => {
+    const counts = new Uint32Array(size);
+    for (const j of rows) counts[categories[j]!]!++;
+    return counts;
+  };
+
+  it("gives compute()'s task scores from the inputs' own counts", async () => {
     const { seahelmMetrics } = await import("./index.js");
     const metric = seahelmMetrics["seahelm-f1acc"]!;
-    const labels = ["A", "B", "C"];
-    const inputs = Array.from({ length: 40 }, (_, i) => ({
-      sampleId: `s${i}`,
-      prediction: labels[(i * 7) % 4] ?? "nonsense",
-      reference: labels[i % 3]!,
-    }));
+    const full = await metric.compute(inputs, {});
+    for (const key of ["accuracy", "normalized_accuracy", "macro_f1", "null_weighted_f1"]) {
+      const counted = metric.resampleByCounts!(inputs, {}, key)!;
+      expect(counted.categories).toHaveLength(inputs.length);
+      expect(counted.scoreOf(countsOf(counted.categories, counted.categoryCount, inputs.keys()))).toBe(full.scores[key]);
+    }
+    expect(metric.resampleByCounts!(inputs, {}, "null_count")).toBeUndefined();
+  });
+
+  it("equals compute() on resamples (with the full label set) for the balanced accuracies", async () => {
+    const { seahelmMetrics } = await import("./index.js");
+    const metric = seahelmMetrics["seahelm-f1acc"]!;
     let state = 12345;
-    const draws: number[] = [];
     const next = () => {
       state = (state * 1103515245 + 12345) % 2147483648;
-      const j = state % inputs.length;
-      draws.push(j);
-      return j;
+      return state % inputs.length;
     };
     for (const key of ["accuracy", "normalized_accuracy"]) {
-      draws.length = 0;
-      const fast = metric.resampleScores!(inputs, {}, key, 4, next)!;
+      const counted = metric.resampleByCounts!(inputs, {}, key)!;
       for (let r = 0; r < 4; r++) {
-        const sample = draws.slice(r * inputs.length, (r + 1) * inputs.length).map((j, i) => ({ ...inputs[j]!, sampleId: `r${i}` }));
+        const draws = Array.from({ length: inputs.length }, next);
+        const sample = draws.map((j, i) => ({ ...inputs[j]!, sampleId: `r${i}` }));
         const slow = await metric.compute(sample, { labels });
-        expect(fast[r]).toBeCloseTo(slow.scores[key]!, 10);
+        expect(counted.scoreOf(countsOf(counted.categories, counted.categoryCount, draws))).toBeCloseTo(slow.scores[key]!, 10);
       }
     }
-    expect(metric.resampleScores!(inputs, {}, "macro_f1", 4, next)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
-import { type MetricContext, type MetricInput, type MetricResult, type MetricV1, perSampleView } from "@yardstick/core";
+import { type CountedScore, type MetricContext, type MetricInput, type MetricResult, type MetricV1, perSampleView } from "@yardstick/core";
 import { z } from "zod";
-import { classCounts, codedBalancedAccuracy, codedMacroF1, LabelCodes } from "./label-codes.js";
+import { type ClassCounts, classCounts, codedBalancedAccuracy, codedMacroF1, LabelCodes } from "./label-codes.js";
 import { normalizeScore, predictionText, referenceLabel, requireSamples } from "./common.js";
 import { createLabelMapper, extractLabelAfterTag, NULL_LABEL } from "./label-mapping.js";
 import { schemaOptionsCheck } from "../options-check.js";
@@ -35,11 +35,11 @@ export function createSeahelmF1AccMetric(): MetricV1 {
       const { codes, gold, pred, labels } = codedLabels(inputs, opts);
       return f1AccScores(inputs, codes, gold, pred, labels.length, opts.nullLabel);
     },
-    resampleScores(inputs, options, key, resamples, nextIndex) {
-      if (key !== "accuracy" && key !== "normalized_accuracy") return undefined;
+    resampleByCounts(inputs, options, key) {
+      if (!RESAMPLED_KEYS.has(key)) return undefined;
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const { gold, pred, labels } = codedLabels(inputs, opts);
-      return resampledBalancedAccuracy(gold, pred, labels.length, key, resamples, nextIndex);
+      const { codes, gold, pred, labels } = codedLabels(inputs, opts);
+      return countedF1AccScore(codes, gold, pred, labels.length, opts.nullLabel, key);
     },
   };
 }
@@ -70,50 +70,6 @@ function codedLabels(
   return { codes, gold, pred, labels };
 }
 
-/**
- * Balanced accuracy (mean recall over the gold classes present) of each resample, from per-sample
- * class indices and hits, so a bootstrap of 1,000 resamples costs 1,000 passes over two typed arrays.
- */
-export function resampledBalancedAccuracy(
-  gold: Uint32Array,
-  pred: Uint32Array,
-  labelCount: number,
-  key: "accuracy" | "normalized_accuracy",
-  resamples: number,
-  nextIndex: () => number,
-): Float64Array {
-  const n = gold.length;
-  // Classes numbered by first appearance in gold (gold codes come first, so a gold code is its class).
-  let classes = 0;
-  // One code per sample, 2·class + hit, so each draw is one random read and one increment (the
-  // draws dominate: resamples × n of them); counts[2c] are misses, counts[2c + 1] hits of class c.
-  const code = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const c = gold[i]!;
-    if (c >= classes) classes = c + 1;
-    code[i] = 2 * c + (pred[i] === c ? 1 : 0);
-  }
-  const k = classes;
-  const counts = new Uint32Array(2 * k);
-  const out = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[code[nextIndex()]!]!++;
-    let sum = 0;
-    let present = 0;
-    for (let c = 0; c < k; c++) {
-      const hits = counts[2 * c + 1]!;
-      const total = counts[2 * c]! + hits;
-      if (total === 0) continue;
-      sum += hits / total;
-      present++;
-    }
-    const balAcc = present === 0 ? 0 : sum / present;
-    out[r] = key === "accuracy" ? 100 * balAcc : 100 * normalizeScore(balAcc, 1 / labelCount, 1);
-  }
-  return out;
-}
-
 /** The score block shared by F1Acc-style metrics, given coded gold labels and mapped predictions. */
 export function f1AccScores(
   inputs: readonly MetricInput[],
@@ -131,31 +87,89 @@ export function f1AccScores(
     if (pred[i] === nullCode) nullCount++;
     correct[i] = pred[i] === gold[i] ? 1 : 0;
   }
-  const counts = classCounts(gold, pred, codes.names.length);
-  const balAcc = codedBalancedAccuracy(counts);
-  // Upstream's null-weighted F1 restricts the average to the gold classes; its reported macro F1
-  // uses sklearn's default label set (gold ∪ predicted, sorted, so "null" counts as a class scoring 0).
-  // Gold codes are the first ones: 0 up to the largest seen.
-  let goldCount = 0;
-  for (let i = 0; i < n; i++) if (gold[i]! >= goldCount) goldCount = gold[i]! + 1;
-  const goldClasses = Array.from({ length: goldCount }, (_, k) => k);
-  const goldLabels = goldClasses.map((k) => codes.names[k]!);
-  const f1OnGold = codedMacroF1(counts, goldClasses);
-  const sortedClasses = codes.names.map((_, k) => k).sort((a, b) => compareStrings(codes.names[a]!, codes.names[b]!));
-  const f1Default = codedMacroF1(counts, sortedClasses);
+  const classes = scoredClasses(codes, gold);
   const perSampleColumns = { scores: { correct } };
   return {
-    scores: {
-      accuracy: 100 * balAcc,
-      macro_f1: 100 * f1Default,
-      null_weighted_f1: 100 * f1OnGold * (1 - nullCount / n),
-      normalized_accuracy: 100 * normalizeScore(balAcc, 1 / labelCount, 1),
-      null_count: nullCount,
-    },
+    scores: { ...scoresOfCounts(classCounts(gold, pred, codes.names.length), nullCount, n, classes, labelCount), null_count: nullCount },
     // Columns, with `perSample` a view made from them: no object per sample (a million: ~70 MB).
     perSample: perSampleView(inputs, perSampleColumns),
     perSampleColumns,
-    details: { labelCount, goldLabels },
+    details: { labelCount, goldLabels: classes.gold.map((k) => codes.names[k]!) },
+  };
+}
+
+/** The task scores `resampleByCounts` offers: every one computed from the confusion matrix. */
+const RESAMPLED_KEYS = new Set(["accuracy", "normalized_accuracy", "macro_f1", "null_weighted_f1"]);
+
+/**
+ * Score `key` as a function of confusion-matrix cell counts (category gold·K + predicted, K codes),
+ * by the same formulas as `compute`, with the classes of the full inputs.
+ */
+function countedF1AccScore(
+  codes: LabelCodes,
+  gold: Uint32Array,
+  pred: Uint32Array,
+  labelCount: number,
+  nullLabel: string,
+  key: string,
+): CountedScore {
+  const k = codes.names.length;
+  const categories = new Uint32Array(gold.length);
+  for (let i = 0; i < gold.length; i++) categories[i] = gold[i]! * k + pred[i]!;
+  const classes = scoredClasses(codes, gold);
+  const nullCode = codes.known(nullLabel);
+  return {
+    categories,
+    categoryCount: k * k,
+    scoreOf(cells) {
+      const counts: ClassCounts = {
+        support: new Uint32Array(k),
+        truePositives: new Uint32Array(k),
+        falsePositives: new Uint32Array(k),
+        falseNegatives: new Uint32Array(k),
+      };
+      let n = 0;
+      let nullCount = 0;
+      for (let g = 0; g < k; g++) {
+        for (let p = 0; p < k; p++) {
+          const c = cells[g * k + p]!;
+          if (c === 0) continue;
+          n += c;
+          if (p === nullCode) nullCount += c;
+          counts.support[g]! += c;
+          if (p === g) counts.truePositives[g]! += c;
+          else {
+            counts.falsePositives[p]! += c;
+            counts.falseNegatives[g]! += c;
+          }
+        }
+      }
+      return scoresOfCounts(counts, nullCount, n, classes, labelCount)[key as keyof ReturnType<typeof scoresOfCounts>];
+    },
+  };
+}
+
+/**
+ * The classes each F1 averages over. Upstream's null-weighted F1 restricts the average to the gold
+ * classes; its reported macro F1 uses sklearn's default label set (gold ∪ predicted, sorted, so
+ * "null" counts as a class scoring 0). Gold codes are the first ones: 0 up to the largest seen.
+ */
+function scoredClasses(codes: LabelCodes, gold: Uint32Array): { gold: number[]; sorted: number[] } {
+  let goldCount = 0;
+  for (let i = 0; i < gold.length; i++) if (gold[i]! >= goldCount) goldCount = gold[i]! + 1;
+  return {
+    gold: Array.from({ length: goldCount }, (_, k) => k),
+    sorted: codes.names.map((_, k) => k).sort((a, b) => compareStrings(codes.names[a]!, codes.names[b]!)),
+  };
+}
+
+function scoresOfCounts(counts: ClassCounts, nullCount: number, n: number, classes: { gold: number[]; sorted: number[] }, labelCount: number) {
+  const balAcc = codedBalancedAccuracy(counts);
+  return {
+    accuracy: 100 * balAcc,
+    macro_f1: 100 * codedMacroF1(counts, classes.sorted),
+    null_weighted_f1: 100 * codedMacroF1(counts, classes.gold) * (1 - nullCount / n),
+    normalized_accuracy: 100 * normalizeScore(balAcc, 1 / labelCount, 1),
   };
 }
 

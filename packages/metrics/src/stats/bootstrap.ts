@@ -1,4 +1,4 @@
-import { seedState } from "@yardstick/core";
+import { createRng, multinomial, seedState } from "@yardstick/core";
 
 const INV_2_32 = 1 / 4294967296;
 
@@ -35,6 +35,61 @@ export function bootstrapMeans(values: Float64Array, resamples: number, seed: nu
     means[r] = sum / n;
   }
   return means;
+}
+
+/** Scores with at most this many distinct values are resampled by counts (`resampledMeans`). */
+const MAX_LEVELS = 64;
+
+/**
+ * Means of `resamples` bootstrap resamples of `values`, like `bootstrapMeans`, but when the values
+ * take at most 64 distinct levels (0/1 correctness, a rubric's scores) each resample is one
+ * multinomial draw of how often each level is picked, n trials weighted by the levels' counts: the
+ * same distribution at a cost independent of n. The draws are not `bootstrapMeans`' index by
+ * index; use that where several columns must share their draws (a corpus score's sufficient statistics).
+ */
+export function resampledMeans(values: Float64Array, resamples: number, seed: number): Float64Array {
+  const levels = distinctLevels(values, MAX_LEVELS);
+  if (!levels) return bootstrapMeans(values, resamples, seed);
+  const n = values.length;
+  const rng = createRng(seed);
+  const uniform = () => rng.random();
+  const counts = new Uint32Array(levels.values.length);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    multinomial(uniform, n, levels.counts, counts);
+    let sum = 0;
+    for (let j = 0; j < counts.length; j++) sum += counts[j]! * levels.values[j]!;
+    means[r] = sum / n;
+  }
+  return means;
+}
+
+/** The distinct values (in first-seen order) and how often each occurs; undefined past `max` of them. */
+function distinctLevels(values: Float64Array, max: number): { values: number[]; counts: Uint32Array } | undefined {
+  const index = new Map<number, number>();
+  const found: number[] = [];
+  const counts = new Uint32Array(max);
+  let last = Number.NaN;
+  let lastAt = -1;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    // Runs of one value are common (sorted or constant columns): skip the map lookup.
+    if (v === last) {
+      counts[lastAt]!++;
+      continue;
+    }
+    let at = index.get(v);
+    if (at === undefined) {
+      if (found.length === max) return undefined;
+      at = found.length;
+      found.push(v);
+      index.set(v, at);
+    }
+    counts[at]!++;
+    last = v;
+    lastAt = at;
+  }
+  return { values: found, counts: counts.slice(0, found.length) };
 }
 
 /**

@@ -12,7 +12,7 @@ export {
   nominalValue,
   type Rating,
 } from "./agreement.js";
-export { bootstrapMeans, percentileInterval, sortedQuantile } from "./bootstrap.js";
+export { bootstrapMeans, percentileInterval, resampledMeans, sortedQuantile } from "./bootstrap.js";
 export { cohensKappa, type CohensKappaOptions } from "./cohens-kappa.js";
 export {
   type ComparisonResult,

@@ -1,4 +1,4 @@
-import { bootstrapMeans, mean, percentileInterval } from "./bootstrap.js";
+import { resampledMeans, mean, percentileInterval } from "./bootstrap.js";
 import { type BootstrapOptions, bootstrapOptionsSchema } from "./options.js";
 import { parseWith, statsError, toFiniteFloat64 } from "./validate.js";
 
@@ -40,7 +40,7 @@ export function pairedBootstrap(
   const meanA = mean(xa);
   const meanB = mean(xb);
   const diff = mean(d);
-  const means = bootstrapMeans(d, opts.resamples, opts.seed);
+  const means = resampledMeans(d, opts.resamples, opts.seed);
   const observed = Math.abs(diff);
   let extreme = 0;
   for (let r = 0; r < means.length; r++) if (Math.abs(means[r]! - diff) >= observed) extreme++;

@@ -1,4 +1,4 @@
-import { bootstrapMeans, mean, percentileInterval, sampleSd } from "./bootstrap.js";
+import { resampledMeans, mean, percentileInterval, sampleSd } from "./bootstrap.js";
 import { type BootstrapOptions, bootstrapOptionsSchema } from "./options.js";
 import { parseWith, toFiniteFloat64 } from "./validate.js";
 
@@ -22,6 +22,6 @@ export function summarize(scores: Float64Array | readonly number[], options: Boo
   const n = x.length;
   const mu = mean(x);
   const stderr = sampleSd(x, mu) / Math.sqrt(n);
-  const ci = percentileInterval(bootstrapMeans(x, opts.resamples, opts.seed), opts.confidence);
+  const ci = percentileInterval(resampledMeans(x, opts.resamples, opts.seed), opts.confidence);
   return { n, mean: mu, stderr, ci, confidence: opts.confidence, resamples: opts.resamples, seed: opts.seed };
 }

@@ -133,6 +133,39 @@ describe("checkMetricConformance", () => {
   });
 });
 
+describe("checkMetricConformance of resampleByCounts", () => {
+  // Mean word count as a function of how many rows have each word count (categories 0..9).
+  const byWords = (rows: readonly MetricInput[]) => Uint32Array.from(rows, (r) => Math.min(9, String(r.prediction).split(/\s+/).filter(Boolean).length));
+  const meanOf = (counts: Uint32Array) => {
+    let n = 0;
+    let sum = 0;
+    counts.forEach((c, words) => {
+      n += c;
+      sum += c * words;
+    });
+    return sum / n;
+  };
+
+  it("passes counts that score as compute does", async () => {
+    const metric = { ...createWordCount(), resampleByCounts: (rows: readonly MetricInput[]) => ({ categories: byWords(rows), categoryCount: 10, scoreOf: meanOf }) };
+    const report = await checkMetricConformance(metric, cases);
+    expect(report.checks).toContain("resampleByCounts agrees with compute (three rows)");
+    expect(report.failures).toEqual([]);
+  });
+
+  it("fails counts that score otherwise, categories out of range, and a resampleByCounts that is not a function", async () => {
+    const off = { ...createWordCount(), resampleByCounts: (rows: readonly MetricInput[]) => ({ categories: byWords(rows), categoryCount: 10, scoreOf: (c: Uint32Array) => meanOf(c) + 1 }) };
+    expect((await checkMetricConformance(off, cases)).failures.map((f) => f.message)).toEqual([
+      'resampleByCounts(…, "mean_words"): the inputs\' own counts score 3.3333333333333335, but compute gives 2.3333333333333335',
+    ]);
+    const outOfRange = { ...createWordCount(), resampleByCounts: (rows: readonly MetricInput[]) => ({ categories: byWords(rows), categoryCount: 3, scoreOf: meanOf }) };
+    expect((await checkMetricConformance(outOfRange, cases)).failures.map((f) => f.message)).toEqual([
+      'resampleByCounts(…, "mean_words"): category 4 is not below categoryCount 3',
+    ]);
+    expect(await failedChecks({ ...createWordCount(), resampleByCounts: 3 } as unknown as MetricV1)).toEqual(["satisfies the MetricV1 contract"]);
+  });
+});
+
 describe("seededShuffle", () => {
   it("is repeatable for a seed and never the identity", () => {
     const items = [1, 2, 3, 4, 5, 6];

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { MetricError, type MetricInput, type MetricResult, type MetricV1, type SampleScore, YardstickError } from "@yardstick/core";
 import { checkOptionsAccepts, checkOptionsRejects } from "./options-checks.js";
 import { cloneInputs, describeError, runCompute } from "./run-compute.js";
+import { countedScoreProblems } from "./resample-checks.js";
 import { seededShuffle } from "./shuffle.js";
 import type { ConformanceCheck, MetricConformanceCase, MetricConformanceOptions } from "./types.js";
 import { sampleScoresFromColumns, validateResult } from "./validate-result.js";
@@ -86,6 +87,28 @@ export function planConformanceChecks(
       });
     }
 
+    if (typeof metric.resampleByCounts === "function") {
+      checks.push({
+        name: `resampleByCounts agrees with compute (${name})`,
+        caseName: name,
+        run: async () => {
+          const outcome = await runCompute(metric, cloneInputs(c.inputs), options, c.ctx);
+          if (!outcome.ok) return [`compute threw ${describeError(outcome.error)}`];
+          const problems: string[] = [];
+          for (const [key, value] of Object.entries(outcome.result.scores)) {
+            if (typeof value !== "number") continue;
+            try {
+              const counted = metric.resampleByCounts!(cloneInputs(c.inputs), options, key, c.ctx);
+              if (counted !== undefined) problems.push(...countedScoreProblems(counted, c.inputs.length, key, value, tolerance));
+            } catch (err) {
+              problems.push(`resampleByCounts(…, "${key}") threw ${describeError(err)}`);
+            }
+          }
+          return problems;
+        },
+      });
+    }
+
     checks.push({
       name: `rejects or survives malformed predictions (${name})`,
       caseName: name,
@@ -155,6 +178,9 @@ function contractProblems(metric: MetricV1): string[] {
   if (m.description !== undefined && typeof m.description !== "string") problems.push("description is present but not a string");
   if (m.textPairs !== undefined && typeof m.textPairs !== "boolean") problems.push("textPairs is present but not a boolean");
   if (m.checkOptions !== undefined && typeof m.checkOptions !== "function") problems.push("checkOptions is present but not a function");
+  for (const optional of ["resampleScores", "resampleByCounts"]) {
+    if (m[optional] !== undefined && typeof m[optional] !== "function") problems.push(`${optional} is present but not a function`);
+  }
   return problems;
 }
 
