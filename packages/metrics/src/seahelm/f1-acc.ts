@@ -23,6 +23,16 @@ export const seahelmF1AccOptionsSchema = z.object({
  * accuracy, macro F1, null-weighted F1 and chance-normalised accuracy, all on a 0–100 scale.
  */
 export function createSeahelmF1AccMetric(): MetricV1 {
+  // The engine asks compute, then resampleByCounts, of the same inputs: map their answers to labels once.
+  const coded = new WeakMap<readonly MetricInput[], { options: string; labels: ReturnType<typeof codedLabels> }>();
+  const codedOnce = (inputs: readonly MetricInput[], opts: z.infer<typeof seahelmF1AccOptionsSchema>) => {
+    const options = JSON.stringify(opts);
+    const known = coded.get(inputs);
+    if (known?.options === options) return known.labels;
+    const labels = codedLabels(inputs, opts);
+    coded.set(inputs, { options, labels });
+    return labels;
+  };
   return {
     specVersion: "v1",
     id: F1ACC_ID,
@@ -32,13 +42,13 @@ export function createSeahelmF1AccMetric(): MetricV1 {
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(F1ACC_ID, inputs);
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const { codes, gold, pred, labels } = codedLabels(inputs, opts);
+      const { codes, gold, pred, labels } = codedOnce(inputs, opts);
       return f1AccScores(inputs, codes, gold, pred, labels.length, opts.nullLabel);
     },
     resampleByCounts(inputs, options, key) {
       if (!RESAMPLED_KEYS.has(key)) return undefined;
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const { codes, gold, pred, labels } = codedLabels(inputs, opts);
+      const { codes, gold, pred, labels } = codedOnce(inputs, opts);
       return countedF1AccScore(codes, gold, pred, labels.length, opts.nullLabel, key);
     },
   };
