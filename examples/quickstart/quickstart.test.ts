@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,5 +35,16 @@ describe("the quickstart demo", () => {
     const manifest = JSON.parse(readFileSync(join(out, "lexicon", "run.json"), "utf8"));
     expect(manifest.tasks.map((t: { key: string }) => t.key).sort()).toEqual(["sentiment/en", "sentiment/id"]);
     expect(manifest.tasks[0].fewshot).toBe(2);
+
+    // Run again over a run store an earlier yardstick left (another fingerprint): written afresh.
+    const randomManifest = join(out, "random", "run.json");
+    const before = JSON.parse(readFileSync(randomManifest, "utf8"));
+    writeFileSync(randomManifest, JSON.stringify({ ...before, fingerprint: "0".repeat(64) }));
+    const again = spawnSync(process.execPath, [join(here, "run-demo.mjs")], {
+      env: { ...process.env, YARDSTICK_DEMO_OUT: out, YARDSTICK_CACHE_DIR: join(out, "cache") },
+      encoding: "utf8",
+    });
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(randomManifest, "utf8")).fingerprint).toBe(before.fingerprint);
   });
 });

@@ -30,10 +30,11 @@ const MIN_RESAMPLES = 100;
 
 /**
  * The headline's interval, cheapest way first: when the headline is the per-sample mean (or 100×
- * it), the per-sample interval scaled; else the metric's own fast paths with 1,000 resamples
- * (`resampleByCounts`: one multinomial draw per resample; `resampleScores`); else `compute` on resamples, with a resample count that depends only on the sample
- * count (so results are reproducible) and keeps the work under a fixed budget. Returns undefined
- * when none applies (a corpus metric without a fast path on a very large task).
+ * it), the per-sample interval scaled; else the metric's own fast paths (`resampleByCounts`, 1,000
+ * resamples of one multinomial draw each; `resampleScores`); else `compute` on resamples, with a
+ * resample count that depends only on the sample count (so results are reproducible) and keeps the
+ * work under a fixed budget. Returns undefined when none applies (a corpus metric without a fast
+ * path on a very large task).
  */
 export async function headlineInterval(s: HeadlineIntervalSettings): Promise<HeadlineInterval | undefined> {
   const n = s.inputs.length;
