@@ -118,6 +118,19 @@ describe("seahelm-f1acc resampleByCounts", () => {
     expect(metric.resampleByCounts!(inputs, {}, "null_count")).toBeUndefined();
   });
 
+  it("codes a reused input array afresh in compute, and resamples what compute last saw", async () => {
+    const { seahelmMetrics } = await import("./index.js");
+    const metric = seahelmMetrics["seahelm-f1acc"]!;
+    const reused = inputs.map((x) => ({ ...x }));
+    const first = await metric.compute(reused, {});
+    for (const x of reused) x.prediction = x.reference;
+    const second = await metric.compute(reused, {});
+    expect(first.scores.accuracy).toBeLessThan(100);
+    expect(second.scores.accuracy).toBe(100);
+    const counted = metric.resampleByCounts!(reused, {}, "accuracy")!;
+    expect(counted.scoreOf(countsOf(counted.categories, counted.categoryCount, reused.keys()))).toBe(100);
+  });
+
   it("equals compute() on resamples (with the full label set) for the balanced accuracies", async () => {
     const { seahelmMetrics } = await import("./index.js");
     const metric = seahelmMetrics["seahelm-f1acc"]!;

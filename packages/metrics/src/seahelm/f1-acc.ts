@@ -23,15 +23,13 @@ export const seahelmF1AccOptionsSchema = z.object({
  * accuracy, macro F1, null-weighted F1 and chance-normalised accuracy, all on a 0–100 scale.
  */
 export function createSeahelmF1AccMetric(): MetricV1 {
-  // The engine asks compute, then resampleByCounts, of the same inputs: map their answers to labels once.
-  const coded = new WeakMap<readonly MetricInput[], { options: string; labels: ReturnType<typeof codedLabels> }>();
-  const codedOnce = (inputs: readonly MetricInput[], opts: z.infer<typeof seahelmF1AccOptionsSchema>) => {
-    const options = JSON.stringify(opts);
-    const known = coded.get(inputs);
-    if (known?.options === options) return known.labels;
-    const labels = codedLabels(inputs, opts);
-    coded.set(inputs, { options, labels });
-    return labels;
+  // The engine asks compute, then resampleByCounts, of the same inputs: compute's label coding is
+  // handed over once (compute itself always codes afresh, so a caller's reused array is never stale).
+  const handedOver = new WeakMap<readonly MetricInput[], { options: string; labels: ReturnType<typeof codedLabels> }>();
+  const takeCoding = (inputs: readonly MetricInput[], opts: z.infer<typeof seahelmF1AccOptionsSchema>) => {
+    const kept = handedOver.get(inputs);
+    handedOver.delete(inputs);
+    return kept?.options === JSON.stringify(opts) ? kept.labels : codedLabels(inputs, opts);
   };
   return {
     specVersion: "v1",
@@ -42,13 +40,15 @@ export function createSeahelmF1AccMetric(): MetricV1 {
     compute(inputs: readonly MetricInput[], options: Record<string, unknown>, _ctx?: MetricContext): MetricResult {
       requireSamples(F1ACC_ID, inputs);
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const { codes, gold, pred, labels } = codedOnce(inputs, opts);
+      const coded = codedLabels(inputs, opts);
+      handedOver.set(inputs, { options: JSON.stringify(opts), labels: coded });
+      const { codes, gold, pred, labels } = coded;
       return f1AccScores(inputs, codes, gold, pred, labels.length, opts.nullLabel);
     },
     resampleByCounts(inputs, options, key) {
       if (!RESAMPLED_KEYS.has(key)) return undefined;
       const opts = parseOptions(F1ACC_ID, seahelmF1AccOptionsSchema, options);
-      const { codes, gold, pred, labels } = codedOnce(inputs, opts);
+      const { codes, gold, pred, labels } = takeCoding(inputs, opts);
       return countedF1AccScore(codes, gold, pred, labels.length, opts.nullLabel, key);
     },
   };
