@@ -17,3 +17,4 @@ export * from "./lazy-array.js";
 export * from "./per-sample-columns.js";
 export * from "./package-file.js";
 export * from "./http-headers.js";
+export * from "./id-index.js";

@@ -8,7 +8,7 @@
  * for the options and the error messages.
  */
 import * as path from "node:path";
-import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample } from "@yardstick/core";
+import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, SeenIds } from "@yardstick/core";
 import { z } from "zod";
 import { CACHE_FORMAT, pageFile, readCached, revisionFile, splitsFile, writeCached } from "./huggingface-cache.js";
 import { createHubClient, type HubClient, type HubClientSettings, HubRequestFailed, summariseBody } from "./huggingface-client.js";
@@ -269,16 +269,16 @@ async function openParquet(
   const found = manifest;
   const where = `config "${found.config}", split "${split}"`;
   return (async function* samples(): AsyncGenerator<Sample> {
-    const seen = new Map<string, number>();
+    const seen = new SeenIds();
     let count = 0;
     try {
       const rows: AsyncGenerator<ParquetRow> = readParquetSplit(request, found);
       try {
         for await (const { index, row } of rows) {
           const sample = hubRowToSample(row, index, opts, fail, where);
-          const first = seen.get(sample.id);
+          const first = seen.firstSeen(sample.id);
           if (first !== undefined) throw fail(`${where}, row ${index}: duplicate id "${sample.id}" (first seen at row ${first})`);
-          seen.set(sample.id, index);
+          seen.add(sample.id, index);
           yield sample;
           count++;
           if (opts.limit !== undefined && count >= opts.limit) return;
@@ -449,7 +449,7 @@ async function* loadFromViewer(opts: HuggingFaceOptions, ctx: DataloaderContext,
       }
     }
 
-    const seen = new Map<string, number>();
+    const seen = new SeenIds();
     let count = 0;
     let offset = 0;
     let total: number | undefined;
@@ -487,9 +487,9 @@ async function* loadFromViewer(opts: HuggingFaceOptions, ctx: DataloaderContext,
         }
         if (opts.limit !== undefined && count >= opts.limit) return;
         const sample = hubRowToSample(item.row, rowIdx, opts, fail, where());
-        const first = seen.get(sample.id);
+        const first = seen.firstSeen(sample.id);
         if (first !== undefined) throw fail(`${where()}, row ${rowIdx}: duplicate id "${sample.id}" (first seen at row ${first})`);
-        seen.set(sample.id, rowIdx);
+        seen.add(sample.id, rowIdx);
         count++;
         yield sample;
       }

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { type DataloaderContext, DataLoadError, type Sample, sha256File } from "@yardstick/core";
+import { type DataloaderContext, DataLoadError, type Sample, SeenIds, sha256File } from "@yardstick/core";
 import { parse } from "csv-parse";
 import { z } from "zod";
 import { type HubFilesDataloader, hubRepoId, parseLoaderOptions, type SnapshotSettings, snapshotFiles, snapshotStatus } from "./hub-snapshot.js";
@@ -139,11 +139,11 @@ export function createSeahelmAaLcrDataloader(settings: SnapshotSettings = {}): H
         ctx.signal,
       );
       const documents = new Map([...entries].map(([k, bytes]) => [k, documentText(bytes)]));
-      const seen = new Map<string, number>();
+      const seen = new SeenIds();
       for (const q of questions) {
-        const first = seen.get(q.question_id);
+        const first = seen.firstSeen(q.question_id);
         if (first !== undefined) throw new DataLoadError(`duplicate question_id "${q.question_id}" (first seen on line ${first})`, { file: files.rows, line: q.line });
-        seen.set(q.question_id, q.line);
+        seen.add(q.question_id, q.line);
         yield toSample(q, documents, files);
       }
     },

@@ -4,7 +4,7 @@
  * (or the working directory). Duplicate ids are an error, reported with both lines.
  */
 import * as path from "node:path";
-import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, sha256File } from "@yardstick/core";
+import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, SeenIds, sha256File } from "@yardstick/core";
 import { z } from "zod";
 import { inlineRowImages } from "./images.js";
 import { assertReadableFile, readRows } from "./read-rows.js";
@@ -48,14 +48,14 @@ export async function fingerprintSeahelmLocal(options: Record<string, unknown>, 
 export async function* loadSeahelmLocal(options: Record<string, unknown>, ctx: DataloaderContext = {}): AsyncGenerator<Sample> {
   const opts = parseSeahelmLocalOptions(options);
   const file = path.resolve(ctx.baseDir ?? process.cwd(), opts.path);
-  const seen = new Map<string, number>();
+  const seen = new SeenIds();
   let count = 0;
   for await (const { row, line, index } of readRows(file, ctx.signal)) {
     if (opts.limit !== undefined && count >= opts.limit) break;
     const sample = rowToSample(row, { file, line, index }, opts);
-    const first = seen.get(sample.id);
+    const first = seen.firstSeen(sample.id);
     if (first !== undefined) throw new DataLoadError(`duplicate id "${sample.id}" (first seen on line ${first})`, { file, line });
-    seen.set(sample.id, line);
+    seen.add(sample.id, line);
     // Most rows have no images: skip the await (a promise per row) for them.
     const raw = sample.raw;
     if ((raw.image !== undefined && raw.image !== null) || (raw.images !== undefined && raw.images !== null)) {

@@ -1,6 +1,5 @@
-import type { Sample } from "@yardstick/core";
+import { IdIndex, PackedIds, type Sample } from "@yardstick/core";
 import type { SampleRecord } from "@yardstick/run-format";
-import { IdIndex, PackedIds } from "./id-index.js";
 import type { KeptJudgement } from "./judgement-records.js";
 import type { TurnState } from "./response-records.js";
 

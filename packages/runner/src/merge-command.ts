@@ -9,6 +9,7 @@ import type { CliIO } from "./io.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable } from "./table.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
+import { tuneHeapForStage } from "./heap-tuning.js";
 
 const MERGE_FLAGS = defineFlags({
   out: { type: "string", value: "DIR", required: true, description: "a new folder for the merged store" },
@@ -49,6 +50,7 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   if (plugins.length > 0) registry = registry.extend(await loadPluginPackages(plugins, io.cwd));
   registry = (await loadNamedMetricPackages(tasks, registry, [io.cwd])).registry;
   const store = new RunStore(resolve(io.cwd, values.out));
+  tuneHeapForStage("score");
   const scored = await scoreStore({
     store,
     registry,

@@ -12,6 +12,7 @@ import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
 import { withScoringUrls } from "./scoring-settings.js";
 import { writeRunReport } from "./report-command.js";
+import { tuningHeapByPhase } from "./heap-tuning.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
 import { formatEstimate, loadPrices } from "./cost.js";
@@ -217,7 +218,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       maxAttempts,
       timeoutMs,
       signal: controller.signal,
-      progress: display ?? runStats,
+      progress: tuningHeapByPhase(display ?? runStats),
       log,
       skipUnsupported,
       recordedOptions: { configs: configPaths },

@@ -12,6 +12,7 @@ import { withScoringUrls } from "./scoring-settings.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
+import { tuneHeapForStage } from "./heap-tuning.js";
 
 const SCORE_RUN_FLAGS = defineFlags({
   metric: { type: "string", multiple: true, value: "ID", default: "each task's own", description: "score every task with this metric instead of its own" },
@@ -79,6 +80,7 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   const log = (m: string): void => {
     io.stderr.write(`${m}\n`);
   };
+  tuneHeapForStage("score");
   const scored = await scoreStore({
     store,
     registry,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IdIndex, PackedIds } from "./id-index.js";
+import { IdIndex, PackedIds, SeenIds } from "./id-index.js";
 
 describe("IdIndex", () => {
   it("finds every id added, across table growth, and nothing else", () => {
@@ -46,5 +46,27 @@ describe("PackedIds", () => {
       expect(packed.matches(row, `${id}x`)).toBe(false);
       expect(packed.matches(row, id.slice(0, -1))).toBe(id === "");
     });
+  });
+});
+
+describe("SeenIds", () => {
+  it("tells where each id was first seen, across growth, and nothing for ids not added", () => {
+    const seen = new SeenIds();
+    for (let line = 1; line <= 10_000; line++) {
+      const id = line % 5 === 0 ? `ид-${line}` : `row-${line}`;
+      expect(seen.firstSeen(id)).toBeUndefined();
+      seen.add(id, line);
+    }
+    expect(seen.size).toBe(10_000);
+    expect(seen.firstSeen("row-1")).toBe(1);
+    expect(seen.firstSeen("ид-5")).toBe(5);
+    expect(seen.firstSeen("row-9999")).toBe(9999);
+    for (const missing of ["", "row-0", "row-10001", "ид-1", "ROW-1"]) expect(seen.firstSeen(missing)).toBeUndefined();
+  });
+
+  it("keeps places beyond 32 bits (row numbers of a large split)", () => {
+    const seen = new SeenIds();
+    seen.add("a", 2 ** 40 + 3);
+    expect(seen.firstSeen("a")).toBe(2 ** 40 + 3);
   });
 });
