@@ -165,20 +165,42 @@ describe("worker threads", () => {
         ["100", "1"],
         ["600", "1"],
         ["600", "2"],
+        // Main thread and two workers: the workers take two chunks each before the main thread's first.
+        ["1100", "3"],
       ].map(([count, workers]) => {
         const out = join(tmp, `writer-${count}-${workers}`);
         execFileSync(process.execPath, [join(dist, "cli.js"), "generate", "--shapes", "4", "--count", count!, "--seed", "fw", "--out", out, "--workers", workers!]);
         return out;
       });
       expect(readdirSync(outs[1]!).filter((f) => f.startsWith("canvas_"))).toHaveLength(600);
+      expect(readdirSync(outs[3]!).filter((f) => f.startsWith("canvas_"))).toHaveLength(1100);
       for (let i = 0; i < 600; i++) {
         const f = `canvas_4_${i}.json`;
         const twoWorkers = readFileSync(join(outs[2]!, f), "utf8");
         expect(twoWorkers, f).toBe(readFileSync(join(outs[1]!, f), "utf8"));
+        expect(readFileSync(join(outs[3]!, f), "utf8"), f).toBe(twoWorkers);
         if (i < 100) expect(twoWorkers, f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
       }
     },
   );
+
+  it.skipIf(!built)("rows with images: the main thread's chunks and a worker's come out in canvas order, as inline", () => {
+    // 600 canvases are three chunks: the worker takes the first two, the main thread the third.
+    const outs = [1, 2].map((w) => {
+      const out = join(tmp, `images-${w}`);
+      execFileSync(process.execPath, [join(dist, "cli.js"), "generate", "--shapes", "3", "--count", "600", "--seed", "im", "--out", out, "--format", "seahelm", "--images", "--workers", String(w)]);
+      return out;
+    });
+    const files = readdirSync(outs[0]!).filter((f) => f.endsWith(".jsonl") || f.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) expect(readFileSync(join(outs[1]!, f), "utf8"), f).toBe(readFileSync(join(outs[0]!, f), "utf8"));
+    for (const i of [0, 249, 250, 499, 500, 599]) {
+      for (const ext of ["png", "svg"]) {
+        const f = join("images", `canvas_3_${i}.${ext}`);
+        expect(readFileSync(join(outs[1]!, f)).equals(readFileSync(join(outs[0]!, f))), f).toBe(true);
+      }
+    }
+  });
 });
 
 describe("describe on an impossible canvas", () => {

@@ -19,7 +19,7 @@ const GENERATE_FLAGS = defineFlags({
   images: { type: "boolean", description: "also draw each canvas (images/NAME.png and .svg) and refer to it from the rows" },
   "inline-images": { type: "boolean", description: "embed the images in SEA-HELM/UltraEval rows as data URIs instead of relative paths" },
   tasks: { type: "string", value: "existence,count,...", default: "every task", description: `only these tasks (${TASK_NAMES.join(", ")})` },
-  workers: { type: "string", value: "N", default: "for 500+ canvases: one per core (up to 4) for the original layout or images; up to 4 on 4+ cores for the others; else 1", description: "worker threads (the output does not depend on it)" },
+  workers: { type: "string", value: "N", default: "for 500+ canvases: one per core (up to 4) for the original layout or images; up to 4 on 4+ cores for the others; else 1", description: "threads generating: the main thread and N-1 worker threads for the original layout or images, N worker threads for the others (the output does not depend on it)" },
   "few-shot": { type: "boolean", description: "append each question's few-shot pairs to its description, as upstream's loader does with -f" },
 });
 
