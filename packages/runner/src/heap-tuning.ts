@@ -20,9 +20,9 @@ export function tuneHeapForBatchRuns(): void {
 /**
  * Scoring reads the whole run back and holds its per-sample columns, which makes it the peak of a
  * large run. Growing the heap by half the live set instead of all of it keeps that peak nearer what
- * is live (bench/BENCHMARKS.md, memory: 308 → 256 MB at 1,000,000 samples) at no measurable cost to
+ * is live (bench/BENCHMARKS.md, memory: 275 → 244 MB at 1,000,000 samples) at no measurable cost to
  * scoring; answering and judging keep the factor of 2, where a tighter heap slowed a cached re-run by
- * ~8%. Does nothing unless the process opted in.
+ * ~10%. Does nothing unless the process opted in.
  */
 export function tuneHeapForStage(stage: RunPhase): void {
   if (tunedForBatchRuns) setFlagsFromString(`--heap-growing-percent=${stage === "score" ? 50 : 100}`);
