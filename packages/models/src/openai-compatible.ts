@@ -409,30 +409,36 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
 
   /**
    * Asks every base URL's `GET /models` what it serves as this model (vLLM/SGLang: root and
-   * max_model_len). A server without the endpoint (404, 405) says nothing; base URLs that disagree
-   * are a ConfigError (see agreedServedModel).
+   * max_model_len), all at once (start-up does not grow with the fleet). A server without the
+   * endpoint (404, 405) says nothing; base URLs that disagree are a ConfigError (see
+   * agreedServedModel). Errors and warnings come in base-URL order, whatever answered first.
    */
   async function describeServedModel(ctx?: CallContext): Promise<ServedModelInfo | undefined> {
+    const endpoints = transport.endpoints.filter((e, i, all) => all.findIndex((o) => o.url === e.url) === i);
+    const asked = endpoints.map((endpoint) => askServedModel(endpoint, ctx));
+    for (const a of asked) a.catch(() => {}); // failures after the one reported are dropped, not left unhandled
     const reports: ServedModelReport[] = [];
-    const seen = new Set<string>();
-    for (const endpoint of transport.endpoints) {
-      if (seen.has(endpoint.url)) continue;
-      seen.add(endpoint.url);
-      let info: ServedModelInfo | undefined;
-      try {
-        const r = await call("/models", "", decodeModelList, ctx, endpoint);
-        info = servedModelInfo(r.value, s.modelId);
-        if (!r.value.data.some((m) => m.id === s.modelId)) {
-          ctx?.log?.(
-            `warning: ${who}: ${endpoint.url}/models does not list the model (it lists ${r.value.data.map((m) => JSON.stringify(m.id)).join(", ") || "none"}), so its checkpoint cannot be told apart from another's under this name; pass --model-revision to keep their cached answers apart`,
-          );
-        }
-      } catch (error) {
-        if (!(error instanceof ModelCallError && (error.status === 404 || error.status === 405))) throw error;
-      }
-      reports.push({ url: endpoint.url, info });
+    for (const a of asked) {
+      const { report, warning } = await a;
+      if (warning) ctx?.log?.(warning);
+      reports.push(report);
     }
     return agreedServedModel(s.modelId, reports);
+  }
+
+  async function askServedModel(endpoint: Endpoint, ctx?: CallContext): Promise<{ report: ServedModelReport; warning?: string }> {
+    try {
+      const r = await call("/models", "", decodeModelList, ctx, endpoint);
+      const report = { url: endpoint.url, info: servedModelInfo(r.value, s.modelId) };
+      if (r.value.data.some((m) => m.id === s.modelId)) return { report };
+      return {
+        report,
+        warning: `warning: ${who}: ${endpoint.url}/models does not list the model (it lists ${r.value.data.map((m) => JSON.stringify(m.id)).join(", ") || "none"}), so its checkpoint cannot be told apart from another's under this name; pass --model-revision to keep their cached answers apart`,
+      };
+    } catch (error) {
+      if (!(error instanceof ModelCallError && (error.status === 404 || error.status === 405))) throw error;
+      return { report: { url: endpoint.url, info: undefined } };
+    }
   }
 
   return {

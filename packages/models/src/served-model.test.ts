@@ -44,6 +44,26 @@ describe("describeServedModel (GET /v1/models)", () => {
     expect(lines.join("\n")).toContain('does not list the model (it lists "someone-else")');
   });
 
+  it("asks every base URL at once, and logs in base-URL order whatever answered first", async () => {
+    // One server behind three base URLs that answers no /models request until all three have come:
+    // asked one after another, the first would wait forever. It answers the last-asked first.
+    const waiting: { path: string; answer: () => void }[] = [];
+    const base = await rawBase((req, res) => {
+      const answer = () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: [{ id: `other-${req.url}`, object: "model", created: 0, owned_by: "x" }] }));
+      };
+      waiting.push({ path: req.url ?? "", answer });
+      if (waiting.length === 3) for (const [i, w] of [...waiting].reverse().entries()) setTimeout(w.answer, 10 * i);
+    });
+    const root = base.slice(0, -"/v1".length);
+    const bases = ["a", "b", "c"].map((p) => `${root}/${p}/v1`);
+    const lines: string[] = [];
+    expect(await provider(bases).describeServedModel({ log: (l) => lines.push(l) })).toBeUndefined();
+    expect(waiting.map((w) => w.path).sort()).toEqual(["/a/v1/models", "/b/v1/models", "/c/v1/models"]);
+    expect(lines.map((l) => l.match(/(\/[abc]\/v1)\/models does not list/)?.[1])).toEqual(["/a/v1", "/b/v1", "/c/v1"]);
+  }, 10_000);
+
   it("agrees when every base URL serves the same checkpoint", async () => {
     const a = await devBase({ models: ["m"], root: "/ckpt/a" });
     const b = await devBase({ models: ["m"], root: "/ckpt/a" });

@@ -58,42 +58,49 @@ function createAnthropicModel(spec: string, modelId: string, flags: ModelFlags, 
 
 /**
  * Checks that every base URL answers before the run starts, so an unreachable server is one clear
- * message instead of a failed request per sample.
+ * message instead of a failed request per sample. The base URLs of a fleet are asked all at once
+ * (start-up does not grow with the fleet); a failure is reported for the first failing one in the
+ * order given, whatever answered first.
  */
 export async function preflight(model: ModelProviderV1, baseURLs: readonly string[], apiKey?: string, signal?: AbortSignal): Promise<void> {
   if (model.id !== "openai-compatible") return;
-  for (const base of baseURLs) {
-    const url = `${base.replace(/\/+$/, "")}/models`;
-    let status: number;
-    try {
-      const res = await request(url, {
-        method: "GET",
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-        ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      status = res.statusCode;
-      await res.body.dump();
-    } catch (err) {
-      if (signal?.aborted) return; // stopped: the caller sees the signal
-      const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
-      throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, {
-        retryable: false,
-        url: base,
-        cause: err,
-      });
-    }
-    // Fail before the run on answers that would make every request fail the same way.
-    if (status === 404) {
-      const hint = /\/v1$/.test(base) ? "" : " (OpenAI-compatible base URLs usually end in /v1)";
-      throw new ApiCallError(`no OpenAI-compatible API at ${base}: GET ${url} answered 404${hint}`, { retryable: false, status, url: base });
-    }
-    if (status === 401 || status === 403) {
-      throw new ApiCallError(
-        `the model server at ${base} refused the credentials (HTTP ${status}); pass the key with --api-key-env NAME`,
-        { retryable: false, status, url: base },
-      );
-    }
+  const checks = baseURLs.map((base) => checkBaseURL(base, apiKey, signal));
+  // Failures after the one reported are dropped, not left unhandled.
+  for (const check of checks) check.catch(() => {});
+  for (const check of checks) await check;
+}
+
+async function checkBaseURL(base: string, apiKey: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+  const url = `${base.replace(/\/+$/, "")}/models`;
+  let status: number;
+  try {
+    const res = await request(url, {
+      method: "GET",
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+      ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    status = res.statusCode;
+    await res.body.dump();
+  } catch (err) {
+    if (signal?.aborted) return; // stopped: the caller sees the signal
+    const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+    throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, {
+      retryable: false,
+      url: base,
+      cause: err,
+    });
+  }
+  // Fail before the run on answers that would make every request fail the same way.
+  if (status === 404) {
+    const hint = /\/v1$/.test(base) ? "" : " (OpenAI-compatible base URLs usually end in /v1)";
+    throw new ApiCallError(`no OpenAI-compatible API at ${base}: GET ${url} answered 404${hint}`, { retryable: false, status, url: base });
+  }
+  if (status === 401 || status === 403) {
+    throw new ApiCallError(
+      `the model server at ${base} refused the credentials (HTTP ${status}); pass the key with --api-key-env NAME`,
+      { retryable: false, status, url: base },
+    );
   }
 }
