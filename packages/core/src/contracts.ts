@@ -99,6 +99,12 @@ export interface DataloaderV1 {
   /** Streams the samples of a task. `options` are the task's `data.options`. */
   load(options: Record<string, unknown>, ctx?: DataloaderContext): AsyncIterable<Sample>;
   /**
+   * Optional: the samples of `load`, in the same order, in batches (one per chunk of the file read,
+   * say). The engine's passes over a whole dataset (the pre-flight label check, answering) use it
+   * when present: one await per batch instead of one per sample. Read it through `loadSampleBatches`.
+   */
+  loadBatches?(options: Record<string, unknown>, ctx?: DataloaderContext): AsyncIterable<readonly Sample[]>;
+  /**
    * A content fingerprint of what `load` would read (local files: sha256 of the bytes; Hugging
    * Face: the dataset revision), so a run over changed data is a different run.
    */

@@ -18,3 +18,4 @@ export * from "./per-sample-columns.js";
 export * from "./package-file.js";
 export * from "./http-headers.js";
 export * from "./id-index.js";
+export * from "./sample-batches.js";

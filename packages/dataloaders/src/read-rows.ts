@@ -25,13 +25,21 @@ export async function assertReadableFile(file: string): Promise<void> {
 }
 
 export async function* readRows(file: string, signal?: AbortSignal): AsyncGenerator<RawRow> {
+  for await (const rows of readRowBatches(file, signal)) yield* rows;
+}
+
+/**
+ * The rows of `readRows` in batches: one per chunk read of a `.jsonl` file, of up to 1,024 of a
+ * `.json` array. With `limit`, lines after the first `limit` rows are not parsed (nor reported as bad JSON).
+ */
+export async function* readRowBatches(file: string, signal?: AbortSignal, limit?: number): AsyncGenerator<RawRow[]> {
   await assertReadableFile(file);
-  if (/\.jsonl$/i.test(file)) yield* readJsonLines(file, signal);
+  if (/\.jsonl$/i.test(file)) yield* readJsonLines(file, signal, limit ?? Number.POSITIVE_INFINITY);
   else if (/\.json$/i.test(file)) yield* readJsonArray(file);
   else throw new DataLoadError("unsupported data file type (expected .jsonl or .json)", { file });
 }
 
-async function* readJsonLines(file: string, signal?: AbortSignal): AsyncGenerator<RawRow> {
+async function* readJsonLines(file: string, signal: AbortSignal | undefined, limit: number): AsyncGenerator<RawRow[]> {
   // Lines are split here rather than by readline, whose per-line events and async iterator cost
   // more than parsing the row. Same line breaks as readline with crlfDelay: Infinity: \n, \r\n
   // and a lone \r, also across chunk boundaries.
@@ -55,28 +63,40 @@ async function* readJsonLines(file: string, signal?: AbortSignal): AsyncGenerato
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
       const text = rest === "" ? chunk : rest + chunk;
+      const rows: RawRow[] = [];
       let start = 0;
       // Positions of the next \n and \r; each is searched again only once passed (files rarely hold \r).
       let lf = -2;
       let cr = -2;
       for (;;) {
+        if (index >= limit) {
+          if (rows.length > 0) yield rows;
+          return;
+        }
         if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
         if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
         const nl = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
         if (nl === -1) break;
         // A \r at the very end may be the first half of a \r\n: wait for the next chunk.
         if (text.charCodeAt(nl) === 13 && nl === text.length - 1) break;
-        const r = parse(text.slice(start, nl));
-        if (r) yield r;
+        let r: RawRow | undefined;
+        try {
+          r = parse(text.slice(start, nl));
+        } catch (err) {
+          if (rows.length > 0) yield rows; // the rows before a bad line come first, as when streaming row by row
+          throw err;
+        }
+        if (r) rows.push(r);
         start = text.charCodeAt(nl) === 13 && text.charCodeAt(nl + 1) === 10 ? nl + 2 : nl + 1;
       }
       rest = text.slice(start);
+      if (rows.length > 0) yield rows;
     }
     // The last line, if the file does not end with a line break (a final lone \r ends a line).
     if (rest.endsWith("\r")) rest = rest.slice(0, -1);
-    if (rest !== "") {
+    if (rest !== "" && index < limit) {
       const r = parse(rest);
-      if (r) yield r;
+      if (r) yield [r];
     }
   } finally {
     stream.destroy();
@@ -90,7 +110,7 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-async function* readJsonArray(file: string): AsyncGenerator<RawRow> {
+async function* readJsonArray(file: string): AsyncGenerator<RawRow[]> {
   const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
   let data: unknown;
   try {
@@ -105,7 +125,11 @@ async function* readJsonArray(file: string): AsyncGenerator<RawRow> {
   if (!Array.isArray(data)) throw new DataLoadError("a .json data file must hold an array of rows", { file, line: 1 });
   // Element start lines are found by a light scan of top-level array items.
   const starts = elementStartLines(text);
-  for (let i = 0; i < data.length; i++) yield { row: data[i], line: starts[i] ?? 1, index: i };
+  for (let from = 0; from < data.length; from += 1024) {
+    const rows: RawRow[] = [];
+    for (let i = from; i < Math.min(data.length, from + 1024); i++) rows.push({ row: data[i], line: starts[i] ?? 1, index: i });
+    yield rows;
+  }
 }
 
 function elementStartLines(text: string): number[] {

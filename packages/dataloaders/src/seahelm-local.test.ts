@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, DataLoadError, type Sample } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
 import { builtinDataloaders } from "./index.js";
-import { loadSeahelmLocal } from "./seahelm-local.js";
+import { loadSeahelmLocal, loadSeahelmLocalBatches } from "./seahelm-local.js";
 
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 
@@ -71,6 +71,15 @@ describe("seahelm-local", () => {
     expect((await collect({ path: "a.jsonl" }, dir)).map((s) => s.id)).toEqual(["7", "8", "9"]);
     expect((await collect({ path: "a.jsonl", limit: 2 }, dir)).map((s) => s.id)).toEqual(["7", "8"]);
     expect((await collect({ path: "b.json" }, dir)).map((s) => s.id)).toEqual(["1", "2"]);
+  });
+
+  it("reads no line past the limit, and gives the same samples in batches", async () => {
+    const dir = tempFiles({ "tail.jsonl": `${row(1)}\n${row(2)}\n{"id": 3, "prompts": [\n${row(4)}\n` });
+    expect((await collect({ path: "tail.jsonl", limit: 2 }, dir)).map((s) => s.id)).toEqual(["1", "2"]);
+    const batches: string[][] = [];
+    for await (const batch of loadSeahelmLocalBatches({ path: "tail.jsonl", limit: 2 }, { baseDir: dir })) batches.push(batch.map((s) => s.id));
+    expect(batches).toEqual([["1", "2"]]);
+    expect((await loadError({ path: "tail.jsonl" }, dir)).message).toMatch(/tail\.jsonl:3: invalid JSON/);
   });
 
   it("reports bad JSON, bad rows and duplicate ids with file:line", async () => {

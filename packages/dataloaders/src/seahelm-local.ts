@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, type Sample, SeenIds, sha256File } from "@yardstick/core";
 import { z } from "zod";
 import { inlineRowImages } from "./images.js";
-import { assertReadableFile, readRows } from "./read-rows.js";
+import { assertReadableFile, readRowBatches } from "./read-rows.js";
 import { rowToSample } from "./seahelm-row.js";
 
 export const seahelmLocalOptionsSchema = z.object({
@@ -46,23 +46,39 @@ export async function fingerprintSeahelmLocal(options: Record<string, unknown>, 
 }
 
 export async function* loadSeahelmLocal(options: Record<string, unknown>, ctx: DataloaderContext = {}): AsyncGenerator<Sample> {
+  for await (const batch of loadSeahelmLocalBatches(options, ctx)) yield* batch;
+}
+
+/** The samples of `loadSeahelmLocal`, one batch per chunk of the file read. */
+export async function* loadSeahelmLocalBatches(options: Record<string, unknown>, ctx: DataloaderContext = {}): AsyncGenerator<Sample[]> {
   const opts = parseSeahelmLocalOptions(options);
   const file = path.resolve(ctx.baseDir ?? process.cwd(), opts.path);
   const seen = new SeenIds();
   let count = 0;
-  for await (const { row, line, index } of readRows(file, ctx.signal)) {
-    if (opts.limit !== undefined && count >= opts.limit) break;
-    const sample = rowToSample(row, { file, line, index }, opts);
-    const first = seen.firstSeen(sample.id);
-    if (first !== undefined) throw new DataLoadError(`duplicate id "${sample.id}" (first seen on line ${first})`, { file, line });
-    seen.add(sample.id, line);
-    // Most rows have no images: skip the await (a promise per row) for them.
-    const raw = sample.raw;
-    if ((raw.image !== undefined && raw.image !== null) || (raw.images !== undefined && raw.images !== null)) {
-      sample.raw = await inlineRowImages(raw, { file, line });
+  for await (const rows of readRowBatches(file, ctx.signal, opts.limit)) {
+    const batch: Sample[] = [];
+    for (const { row, line, index } of rows) {
+      if (opts.limit !== undefined && count >= opts.limit) break;
+      let sample: Sample;
+      try {
+        sample = rowToSample(row, { file, line, index }, opts);
+        const first = seen.firstSeen(sample.id);
+        if (first !== undefined) throw new DataLoadError(`duplicate id "${sample.id}" (first seen on line ${first})`, { file, line });
+        seen.add(sample.id, line);
+        // Most rows have no images: skip the await (a promise per row) for them.
+        const raw = sample.raw;
+        if ((raw.image !== undefined && raw.image !== null) || (raw.images !== undefined && raw.images !== null)) {
+          sample.raw = await inlineRowImages(raw, { file, line });
+        }
+      } catch (err) {
+        if (batch.length > 0) yield batch; // the samples before a bad row come first, as when streaming one by one
+        throw err;
+      }
+      count++;
+      batch.push(sample);
     }
-    count++;
-    yield sample;
+    if (batch.length > 0) yield batch;
+    if (opts.limit !== undefined && count >= opts.limit) return;
   }
 }
 
@@ -71,6 +87,7 @@ export function createSeahelmLocalDataloader(): DataloaderV1 {
     specVersion: "v1",
     id: "seahelm-local",
     load: loadSeahelmLocal,
+    loadBatches: loadSeahelmLocalBatches,
     fingerprint: fingerprintSeahelmLocal,
     checkOptions: (options) => void parseSeahelmLocalOptions(options),
   };

@@ -3,6 +3,7 @@ import {
   ConfigError,
   type LabelSet,
   type LoglikelihoodResult,
+  loadSampleBatches,
   type ModelCallContext,
   type ModelRequest,
   type ModelProviderV1,
@@ -176,10 +177,12 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
       const counts = new Map<string, number>();
       total = 0;
       let index = 0;
-      for await (const s of loader.load(dataOptions, dataCtx)) {
-        if (limit !== undefined && index >= limit) break;
-        if (selected(s, index++)) total++;
-        if (typeof s.label === "string") counts.set(s.label, (counts.get(s.label) ?? 0) + 1);
+      count: for await (const batch of loadSampleBatches(loader, dataOptions, dataCtx)) {
+        for (const s of batch) {
+          if (limit !== undefined && index >= limit) break count;
+          if (selected(s, index++)) total++;
+          if (typeof s.label === "string") counts.set(s.label, (counts.get(s.label) ?? 0) + 1);
+        }
       }
       const labels = withLabels(task, counts).labels ?? [];
       labelSet = { labels, counts: Object.fromEntries(counts) };

@@ -1,4 +1,4 @@
-import { ConfigError, DataLoadError, type MetricInput, type MetricV1, type Registry, type Sample, type TaskSpec } from "@yardstick/core";
+import { ConfigError, DataLoadError, loadSampleBatches, type MetricInput, type MetricV1, type Registry, type Sample, type TaskSpec } from "@yardstick/core";
 import type { Shard } from "@yardstick/run-format";
 import { inShard } from "./shard.js";
 
@@ -56,13 +56,15 @@ async function firstSamples(task: TaskSpec, settings: PreflightSettings): Promis
   let unlabelled: { sample: Sample; index: number } | undefined;
   let index = 0;
   const ctx = { baseDir: settings.baseDir, task, ...(settings.signal ? { signal: settings.signal } : {}) };
-  for await (const sample of loader.load(task.data.options ?? {}, ctx)) {
-    if (limit !== undefined && index >= limit) break;
-    const at = index++;
-    if (shard && !inShard(task.key, sample.id, shard)) continue;
-    if (sample.label === undefined || sample.label === null) unlabelled ??= { sample, index: at };
-    else labelled ??= sample;
-    if (labelled && unlabelled) break;
+  scan: for await (const batch of loadSampleBatches(loader, task.data.options ?? {}, ctx)) {
+    for (const sample of batch) {
+      if (limit !== undefined && index >= limit) break scan;
+      const at = index++;
+      if (shard && !inShard(task.key, sample.id, shard)) continue;
+      if (sample.label === undefined || sample.label === null) unlabelled ??= { sample, index: at };
+      else labelled ??= sample;
+      if (labelled && unlabelled) break scan;
+    }
   }
   return { ...(labelled ? { labelled } : {}), ...(unlabelled ? { unlabelled } : {}) };
 }

@@ -75,6 +75,24 @@ export function planDataloaderChecks(makeLoader: LoaderFactory, cases: Dataloade
       const differs = first.value.findIndex((s, n) => !isDeepStrictEqual(s, second.value[n]));
       return differs === -1 ? [] : [`sample #${differs} (id "${first.value[differs]?.id}") differs between two loads`];
     });
+    at("loadBatches, when it has one, yields the samples of load in the same order", async () => {
+      const loader = await makeLoader();
+      if (typeof loader.loadBatches !== "function") return [];
+      const loaded = await attempt(() => collect(loader, c.options, c.ctx));
+      const batched = await attempt(async () => {
+        const out: Sample[] = [];
+        for await (const batch of loader.loadBatches!(c.options, c.ctx)) {
+          if (!Array.isArray(batch) || batch.length === 0) throw new Error(`a batch is ${Array.isArray(batch) ? "empty" : `not an array (${typeof batch})`}`);
+          out.push(...batch);
+        }
+        return out;
+      });
+      if (!loaded.ok) return [`load threw ${describeError(loaded.error)}`];
+      if (!batched.ok) return [`loadBatches threw ${describeError(batched.error)}`];
+      if (loaded.value.length !== batched.value.length) return [`load yielded ${loaded.value.length} samples and loadBatches ${batched.value.length}`];
+      const differs = loaded.value.findIndex((s, n) => !isDeepStrictEqual(s, batched.value[n]));
+      return differs === -1 ? [] : [`sample #${differs} (id "${loaded.value[differs]?.id}") differs between load and loadBatches`];
+    });
     at("honours an abort signal", async () => {
       const loader = await makeLoader();
       const problems: string[] = [];
@@ -156,7 +174,7 @@ function dataloaderContractProblems(loader: DataloaderV1): string[] {
   if (o.specVersion !== "v1") problems.push(`specVersion is ${JSON.stringify(o.specVersion)}, expected "v1"`);
   if (typeof o.id !== "string" || o.id.trim() === "") problems.push(`id is ${JSON.stringify(o.id)}, expected a non-empty string`);
   if (typeof o.load !== "function") problems.push("load is not a function");
-  for (const name of ["fingerprint", "checkOptions"]) {
+  for (const name of ["loadBatches", "fingerprint", "checkOptions"]) {
     if (o[name] !== undefined && typeof o[name] !== "function") problems.push(`${name} is present but not a function`);
   }
   return problems;
