@@ -1,3 +1,7 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseScoreLine } from "@yardstick/run-format";
+import { readLines, taskFileName } from "./jsonl.js";
 import type { RunData } from "./read-run.js";
 
 /** Per-sample scores of one run, by task and sample id (the input of `compareRuns` in @yardstick/metrics). */
@@ -39,32 +43,38 @@ export interface EmbeddedComparison {
   rows: PairedComparisonRow[];
 }
 
-/** The per-sample scores `compare` pairs: each task's `perSampleKey` score from results.json. */
-export function pairedItems(run: RunData): PairedItems {
+/**
+ * The per-sample scores `compare` pairs: each task's `perSampleKey` score from results.json, read
+ * from the run's scores/ files (every sample, also those the report's sample browser leaves out).
+ */
+export async function pairedItems(run: RunData): Promise<PairedItems> {
   const out: PairedItems = { tasks: {} };
-  const meta = run.results?.meta.tasks ?? {};
-  for (const s of run.samples) {
-    const key = meta[s.task]?.perSampleKey;
-    const v = key ? s.scores?.[key] : undefined;
-    if (typeof v !== "number" || !Number.isFinite(v)) continue;
-    const task = (out.tasks[s.task] ??= { items: {} });
-    task.items[s.id] = v;
+  for (const [task, meta] of Object.entries(run.results?.meta.tasks ?? {})) {
+    const key = meta.perSampleKey;
+    const path = join(run.dir, "scores", taskFileName(task));
+    if (!key || !existsSync(path)) continue;
+    for await (const { text } of readLines(path)) {
+      const parsed = parseScoreLine(text);
+      const v = parsed.ok ? parsed.record.scores[key] : undefined;
+      if (!parsed.ok || typeof v !== "number" || !Number.isFinite(v)) continue;
+      (out.tasks[task] ??= { items: {} }).items[parsed.record.sample] = v;
+    }
   }
   return out;
 }
 
 /** Every run after the first compared with the first, task by task; runs without scores are left out. */
-export function compareWithFirst(runs: RunData[], compare: CompareRuns): EmbeddedComparison[] {
+export async function compareWithFirst(runs: RunData[], compare: CompareRuns): Promise<EmbeddedComparison[]> {
   const first = runs[0];
   if (!first || runs.length < 2) return [];
-  const base = pairedItems(first);
+  const base = await pairedItems(first);
   if (Object.keys(base.tasks).length === 0) return [];
   const out: EmbeddedComparison[] = [];
-  runs.slice(1).forEach((run, i) => {
-    const items = pairedItems(run);
-    if (Object.keys(items.tasks).length === 0) return;
+  for (let b = 1; b < runs.length; b++) {
+    const items = await pairedItems(runs[b]!);
+    if (Object.keys(items.tasks).length === 0) continue;
     const result = compare(base, items);
-    out.push({ a: 0, b: i + 1, correction: result.correction, alpha: result.alpha, rows: result.rows });
-  });
+    out.push({ a: 0, b, correction: result.correction, alpha: result.alpha, rows: result.rows });
+  }
   return out;
 }

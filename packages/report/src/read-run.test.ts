@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { HOSTILE_IMG, HOSTILE_SCRIPT, standardFixtureTasks, writeFixtureStore } from "./__fixtures__/make-store.js";
+import { type FixtureTask, HOSTILE_IMG, HOSTILE_SCRIPT, standardFixtureTasks, writeFixtureStore } from "./__fixtures__/make-store.js";
+import { type CompareRuns, compareWithFirst } from "./paired-comparison.js";
 import { readRun } from "./read-run.js";
 import { buildReportData } from "./report-data.js";
 import { writeReport } from "./write-report.js";
@@ -83,6 +84,95 @@ describe("readRun", () => {
     expect(run.problems.join("\n")).toMatch(/results\.json was written by a newer yardstick/);
     // The records that still read are shown.
     expect(run.samples.length).toBeGreaterThan(0);
+  });
+});
+
+describe("readRun with samplesPerTask", () => {
+  const bigTask = (): FixtureTask => ({
+    name: "big",
+    language: "en",
+    competency: "nlu",
+    samples: Array.from({ length: 30 }, (_, i) => ({ id: `b-${i}`, prompt: `Question ${i}?`, answer: i % 7 === 3 ? null : "Answer: yes", gold: i % 2 ? "yes" : "no" })),
+  });
+
+  it("keeps the first samples of each task by dataset position, and counts and notes every record", async () => {
+    const dir = join(root, "capped");
+    writeFixtureStore(dir, [bigTask(), ...standardFixtureTasks()]);
+    // Sample records arrive in answer order, not dataset order.
+    const samplesFile = join(dir, "samples", "big_en.jsonl");
+    const lines = readFileSync(samplesFile, "utf8").trim().split("\n");
+    writeFileSync(samplesFile, `${[...lines.slice(15), ...lines.slice(0, 15)].reverse().join("\n")}\n`);
+    // A sample the browser leaves out was asked twice: the later record is its answer.
+    const retry = { task: "big/en", sample: "b-24", turn: 1, stage: "generate", status: "ok", key: "k", promptHash: "p", cached: false, choices: [{ text: "Answer: no", finishReason: "stop" }], time: "2026-01-01T00:00:05.000Z" };
+    writeFileSync(join(dir, "responses.jsonl"), `${readFileSync(join(dir, "responses.jsonl"), "utf8")}${JSON.stringify(retry)}\n`);
+
+    const all = await readRun(dir);
+    const capped = await readRun(dir, { samplesPerTask: 10 });
+    expect(capped.samples.filter((s) => s.task === "big/en").map((s) => s.id)).toEqual(Array.from({ length: 10 }, (_, i) => `b-${i}`));
+    expect(capped.samples.find((s) => s.id === "b-3")).toMatchObject({ error: "api 500: server error", gold: "yes", prediction: "" });
+    expect(capped.samples.find((s) => s.id === "b-4")?.request?.kind).toBe("chat");
+    // Tasks within the limit keep every sample.
+    expect(capped.samples.filter((s) => s.task === "yesno/en")).toHaveLength(6);
+    // Errors at 3, 10, 17 and 24; b-24's retry answered it.
+    expect(capped.stats.get("big/en")).toMatchObject({ calls: 31, retried: 1, answered: 27, errors: 3, promptTokens: 260, completionTokens: 52 });
+    expect(capped.stats).toEqual(all.stats);
+    expect(capped.problems).toEqual([
+      expect.stringMatching(/^the sample browser holds the first 10 of the 30 samples of big\/en \(by dataset position\); its counts and scores cover all of them; `yardstick show .* --task big\/en --sample ID` prints any sample$/),
+    ]);
+    expect(all.problems).toEqual([]);
+  });
+
+  it("keeps the first answered samples of a task without sample records", async () => {
+    const dir = join(root, "capped-no-samples");
+    writeFixtureStore(dir, [bigTask()], { skip: ["samples"] });
+    const run = await readRun(dir, { samplesPerTask: 4 });
+    expect(run.samples.map((s) => s.id)).toEqual(["b-0", "b-1", "b-2", "b-3"]);
+    expect(run.stats.get("big/en")).toMatchObject({ calls: 30, answered: 26, errors: 4 });
+    expect(run.problems.join("\n")).toMatch(/holds the first 4 answered samples of big\/en/);
+  });
+
+  it("counts each multi-turn sample by its last turn, whether or not it is kept", async () => {
+    const dir = join(root, "turns");
+    writeFixtureStore(dir, [{ ...bigTask(), samples: bigTask().samples.slice(0, 3) }]);
+    const rec = (sample: string, turn: number, status: "ok" | "error", promptTokens: number) => ({
+      task: "big/en",
+      sample,
+      turn,
+      stage: "generate",
+      status,
+      key: `k-${sample}-${turn}`,
+      promptHash: "p",
+      cached: false,
+      ...(status === "ok" ? { choices: [{ text: "Answer: yes", finishReason: "stop" }] } : { error: { kind: "api", status: 500, attempts: 1, message: "boom" } }),
+      usage: { promptTokens, completionTokens: 1, totalTokens: promptTokens + 1 },
+      latencyMs: 7,
+      time: "2026-01-01T00:00:01.000Z",
+    });
+    // Second turns of b-0 (failed) and b-1 (answered); b-2 has its first turn only.
+    const extra = [rec("b-0", 2, "error", 100), rec("b-1", 2, "ok", 1000)];
+    writeFileSync(join(dir, "responses.jsonl"), `${readFileSync(join(dir, "responses.jsonl"), "utf8")}${extra.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const all = await readRun(dir);
+    // b-0 and b-1 count by their second turn, b-2 by its first (10 prompt tokens, 2 completion tokens).
+    expect(all.stats.get("big/en")).toMatchObject({ calls: 5, retried: 0, answered: 2, errors: 1, promptTokens: 1110, completionTokens: 4, latencyCount: 3 });
+    expect((await readRun(dir, { samplesPerTask: 1 })).stats).toEqual(all.stats);
+    expect(all.samples.find((s) => s.id === "b-0")?.error).toBe("api 500: boom");
+  });
+
+  it("compares runs over every sample, also those their browsers leave out", async () => {
+    const a = join(root, "paired-a");
+    const b = join(root, "paired-b");
+    writeFixtureStore(a, [bigTask()]);
+    writeFixtureStore(b, [bigTask()], { model: "other" });
+    const seen: number[] = [];
+    const compare: CompareRuns = (x, y) => {
+      seen.push(Object.keys(x.tasks["big/en"]!.items).length, Object.keys(y.tasks["big/en"]!.items).length);
+      return { rows: [], correction: "holm", alpha: 0.05 };
+    };
+    const runs = [await readRun(a, { samplesPerTask: 5 }), await readRun(b, { samplesPerTask: 5 })];
+    expect(await compareWithFirst(runs, compare)).toHaveLength(1);
+    expect(seen).toEqual([30, 30]);
+    const summary = await writeReport({ runs: [a], out: join(root, "paired-report.html"), samplesPerTask: 5 });
+    expect(summary.samples).toBe(5);
   });
 });
 

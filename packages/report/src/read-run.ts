@@ -14,7 +14,10 @@ import {
   type SentRequest,
   describeIssues,
 } from "@yardstick/run-format";
+import { CallStats, emptyTaskStats, FIRST_PASS_CALL, type TaskStats } from "./call-stats.js";
 import { readLines, taskFileName } from "./jsonl.js";
+
+export type { TaskStats } from "./call-stats.js";
 
 /** A task as the report knows it: from run.json, or guessed from the records when run.json is missing. */
 export interface ReportTask {
@@ -52,23 +55,6 @@ export interface StoredSample {
   judgements: SampleJudgement[];
 }
 
-/** Counts over the latest answer of each sample of a task (history records count as calls only). */
-export interface TaskStats {
-  calls: number;
-  answered: number;
-  errors: number;
-  cached: number;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMsTotal: number;
-  latencyCount: number;
-  /** Calls asked again after an earlier record of the same call (a failed attempt retried on resume). */
-  retried: number;
-  /** First and last record time (ISO), for the task's wall time. */
-  firstTime?: string;
-  lastTime?: string;
-}
-
 export interface RunData {
   dir: string;
   label: string;
@@ -87,6 +73,12 @@ const MAX_LINE_PROBLEMS = 5;
 export interface ReadRunOptions {
   /** Read only this task's records (what `yardstick show` needs of a large store). */
   task?: string;
+  /**
+   * Keep at most this many samples of each task in `samples`: the first by dataset position (or,
+   * for a task without sample records, the first answered). The task counts in `stats` still cover
+   * every record, and a note in `problems` says how many were left out. Default: every sample.
+   */
+  samplesPerTask?: number;
 }
 
 /** Reads a run store for the report. Never throws for a missing or damaged store: it lists the problem instead. */
@@ -99,14 +91,16 @@ export async function readRun(dirArg: string, options: ReadRunOptions = {}): Pro
   }
   await readManifestInto(run);
   await readResultsInto(run);
+  const shown = await chooseShownSamples(run, options);
   const samples = new Map<string, Map<string, StoredSample>>();
-  await readResponsesInto(run, samples, options.task);
+  await readResponsesInto(run, samples, options.task, shown);
   collectTasks(run, samples);
   for (const task of run.tasks) {
     if (options.task !== undefined && task.key !== options.task) continue;
-    await readSampleRecordsInto(run, task.key, samples);
-    await readScoresInto(run, task.key, samples);
+    await readSampleRecordsInto(run, task.key, samples, shown);
+    await readScoresInto(run, task.key, samples, shown);
   }
+  shown.noteLeftOut(run);
   for (const task of run.tasks) {
     const bySample = samples.get(task.key);
     if (!bySample) continue;
@@ -171,11 +165,95 @@ function sampleOf(samples: Map<string, Map<string, StoredSample>>, task: string,
 
 function statsOf(run: RunData, task: string): TaskStats {
   let s = run.stats.get(task);
-  if (!s) {
-    s = { calls: 0, answered: 0, errors: 0, cached: 0, promptTokens: 0, completionTokens: 0, latencyMsTotal: 0, latencyCount: 0, retried: 0 };
-    run.stats.set(task, s);
-  }
+  if (!s) run.stats.set(task, (s = emptyTaskStats()));
   return s;
+}
+
+/**
+ * The samples `readRun` keeps: all of them, or per task the first `perTask` by dataset position,
+ * chosen from the task's sample records before the answers are read (a task without them keeps
+ * the first `perTask` answered).
+ */
+class ShownSamples {
+  /** Tasks whose kept samples are chosen; a task missing here keeps the first it is asked about. */
+  readonly chosen = new Map<string, { ids: Set<string>; total: number }>();
+  private readonly firstSeen = new Map<string, { ids: Set<string>; leftOut: boolean }>();
+
+  constructor(readonly perTask: number) {}
+
+  get all(): boolean {
+    return this.perTask === Number.POSITIVE_INFINITY;
+  }
+
+  /** Whether every sample is kept after all: each task's sample records are within the limit. */
+  keepsAll(run: RunData): boolean {
+    if (this.all) return true;
+    const tasks = run.manifest?.tasks ?? [];
+    return tasks.length > 0 && tasks.every((t) => {
+      const chosen = this.chosen.get(t.key);
+      return chosen !== undefined && chosen.total <= this.perTask;
+    });
+  }
+
+  has(task: string, id: string): boolean {
+    if (this.all) return true;
+    const chosen = this.chosen.get(task);
+    if (chosen) return chosen.ids.has(id);
+    let seen = this.firstSeen.get(task);
+    if (!seen) this.firstSeen.set(task, (seen = { ids: new Set(), leftOut: false }));
+    if (seen.ids.has(id)) return true;
+    if (seen.ids.size < this.perTask) {
+      seen.ids.add(id);
+      return true;
+    }
+    seen.leftOut = true;
+    return false;
+  }
+
+  /** One sentence per task whose samples were not all kept. */
+  noteLeftOut(run: RunData): void {
+    const where = (task: string): string => `\`yardstick show ${run.dir} --task ${task} --sample ID\` prints any sample`;
+    for (const [task, { ids, total: records }] of this.chosen) {
+      const total = run.results?.meta.tasks[task]?.samples ?? records;
+      if (total > ids.size) run.problems.push(`the sample browser holds the first ${ids.size.toLocaleString("en-US")} of the ${total.toLocaleString("en-US")} samples of ${task} (by dataset position); its counts and scores cover all of them; ${where(task)}`);
+    }
+    for (const [task, { ids, leftOut }] of this.firstSeen) {
+      if (leftOut) run.problems.push(`the sample browser holds the first ${ids.size.toLocaleString("en-US")} answered samples of ${task}; its counts and scores cover all of them; ${where(task)}`);
+    }
+  }
+}
+
+async function chooseShownSamples(run: RunData, options: ReadRunOptions): Promise<ShownSamples> {
+  const perTask = options.samplesPerTask ?? Number.POSITIVE_INFINITY;
+  if (!(perTask >= 0)) throw new Error(`readRun: samplesPerTask must be a number of samples, not ${perTask}`);
+  const shown = new ShownSamples(perTask);
+  if (shown.all) return shown;
+  for (const task of run.manifest?.tasks ?? []) {
+    if (options.task !== undefined && task.key !== options.task) continue;
+    const path = join(run.dir, "samples", taskFileName(task.key));
+    if (existsSync(path)) shown.chosen.set(task.key, await firstByPosition(path, perTask));
+  }
+  return shown;
+}
+
+/** The ids of the `count` samples with the lowest dataset positions, and how many sample records there are. */
+async function firstByPosition(path: string, count: number): Promise<{ ids: Set<string>; total: number }> {
+  let kept: { index: number; id: string }[] = [];
+  let total = 0;
+  const cut = (): void => {
+    kept.sort((a, b) => a.index - b.index);
+    // A sample recorded twice (a resumed run) holds one place.
+    kept = kept.filter((k, i) => i === 0 || k.id !== kept[i - 1]!.id).slice(0, count);
+  };
+  for await (const { text } of readLines(path)) {
+    const parsed = parseSampleLine(text);
+    if (!parsed.ok) continue; // reported when the records are read
+    total++;
+    kept.push({ index: parsed.record.index, id: parsed.record.sample });
+    if (kept.length >= 2 * count + 1024) cut();
+  }
+  cut();
+  return { ids: new Set(kept.map((k) => k.id)), total };
 }
 
 /**
@@ -254,40 +332,46 @@ function slimRequest(request: SentRequest, pool: StringPool): SentRequest {
   }
 }
 
-/** The `call` of a loglikelihood row's first-pass generate record (the engine's FIRST_PASS_CALL). */
-const FIRST_PASS_CALL = "first-pass";
-
-async function readResponsesInto(run: RunData, samples: Map<string, Map<string, StoredSample>>, onlyTask: string | undefined): Promise<void> {
+async function readResponsesInto(
+  run: RunData,
+  samples: Map<string, Map<string, StoredSample>>,
+  onlyTask: string | undefined,
+  shown: ShownSamples,
+): Promise<void> {
   const path = join(run.dir, "responses.jsonl");
   if (!existsSync(path)) {
     run.problems.push("responses.jsonl is missing: prompts, responses, errors and token counts are not shown");
     return;
   }
-  // The latest record of each (task, sample, turn, stage, call) wins; the request sits on the first one.
+  // Every generate record counts; the latest record of each (task, sample, turn, stage, call) of a
+  // kept sample is shown, with the request from the first record that has it.
+  const counts = new CallStats();
   const pool = new StringPool();
   const latest = new Map<string, SlimRecord>();
   const requests = new Map<string, SentRequest>();
   let bad = 0;
+  // With samples left out, most records are only counted: their requests are not parsed.
+  const countOnly = !shown.keepsAll(run);
   for await (const { text, line } of readLines(path)) {
-    const parsed = parseResponseLine(text);
+    let parsed = parseResponseLine(text, countOnly ? { request: false } : {});
     if (!parsed.ok) {
       if (bad++ < MAX_LINE_PROBLEMS) run.problems.push(`responses.jsonl line ${line} is unreadable and was skipped: ${parsed.problem}`);
       continue;
     }
-    const r = parsed.record;
+    let r = parsed.record;
     if (onlyTask !== undefined && r.task !== onlyTask) continue;
-    const id = `${r.task}\u0000${r.sample}\u0000${r.turn}\u0000${r.stage}\u0000${r.call ?? ""}`;
-    if (r.stage === "generate") {
-      const stats = statsOf(run, r.task);
-      stats.calls++;
-      if (latest.has(id)) stats.retried++;
-      if (!stats.firstTime || r.time < stats.firstTime) stats.firstTime = r.time;
-      if (!stats.lastTime || r.time > stats.lastTime) stats.lastTime = r.time;
+    if (r.stage === "generate") counts.add(r, statsOf(run, r.task));
+    if (!shown.has(r.task, r.sample)) continue;
+    if (countOnly) {
+      parsed = parseResponseLine(text);
+      if (parsed.ok) r = parsed.record;
     }
+    const id = `${r.task}\u0000${r.sample}\u0000${r.turn}\u0000${r.stage}\u0000${r.call ?? ""}`;
     latest.set(id, slimRecord(r, pool));
     if (r.request) requests.set(id, slimRequest(r.request, pool));
   }
   if (bad > MAX_LINE_PROBLEMS) run.problems.push(`responses.jsonl: ${bad - MAX_LINE_PROBLEMS} more unreadable lines were skipped`);
+  counts.addTotals((task) => statsOf(run, task));
   const lastTurn = new Map<string, number>();
   for (const r of latest.values()) {
     if (r.stage !== "generate") continue;
@@ -307,31 +391,13 @@ async function readResponsesInto(run: RunData, samples: Map<string, Map<string, 
       });
       continue;
     }
-    if (lastTurn.get(`${r.task}\u0000${r.sample}`) !== r.turn) continue;
-    const stats = statsOf(run, r.task);
-    if (r.call === FIRST_PASS_CALL) {
-      // A loglikelihood row's first pass (SEA-HELM logprob tasks): its tokens count; the row's own record is the answer.
-      stats.promptTokens += r.promptTokens ?? 0;
-      stats.completionTokens += r.completionTokens ?? 0;
-      continue;
-    }
+    // A loglikelihood row's first pass is not its answer: the row's own record is.
+    if (lastTurn.get(`${r.task}\u0000${r.sample}`) !== r.turn || r.call === FIRST_PASS_CALL) continue;
     const request = requests.get(id);
     if (request) sample.request = request;
     sample.cached = r.cached;
-    if (r.cached) stats.cached++;
-    stats.promptTokens += r.promptTokens ?? 0;
-    stats.completionTokens += r.completionTokens ?? 0;
-    if (r.latencyMs !== undefined) {
-      stats.latencyMsTotal += r.latencyMs;
-      stats.latencyCount++;
-    }
-    if (r.error !== undefined) {
-      if (r.status === "error") stats.errors++;
-      sample.error = r.error;
-    } else {
-      stats.answered++;
-      if (r.response !== undefined) sample.response = r.response;
-    }
+    if (r.error !== undefined) sample.error = r.error;
+    else if (r.response !== undefined) sample.response = r.response;
   }
 }
 
@@ -357,7 +423,7 @@ function collectTasks(run: RunData, samples: Map<string, Map<string, StoredSampl
   }
 }
 
-async function readSampleRecordsInto(run: RunData, task: string, samples: Map<string, Map<string, StoredSample>>): Promise<void> {
+async function readSampleRecordsInto(run: RunData, task: string, samples: Map<string, Map<string, StoredSample>>, shown: ShownSamples): Promise<void> {
   const path = join(run.dir, "samples", taskFileName(task));
   if (!existsSync(path)) {
     if (run.formatVersion !== 1) run.problems.push(`samples/${taskFileName(task)} is missing: gold answers of ${task} are not shown`);
@@ -371,6 +437,7 @@ async function readSampleRecordsInto(run: RunData, task: string, samples: Map<st
       continue;
     }
     const r = parsed.record;
+    if (!shown.has(task, r.sample)) continue;
     const s = sampleOf(samples, task, r.sample);
     s.index = r.index;
     if (r.labelInRaw) {
@@ -383,7 +450,7 @@ async function readSampleRecordsInto(run: RunData, task: string, samples: Map<st
   }
 }
 
-async function readScoresInto(run: RunData, task: string, samples: Map<string, Map<string, StoredSample>>): Promise<void> {
+async function readScoresInto(run: RunData, task: string, samples: Map<string, Map<string, StoredSample>>, shown: ShownSamples): Promise<void> {
   const path = join(run.dir, "scores", taskFileName(task));
   if (!existsSync(path)) {
     if (run.results) run.problems.push(`scores/${taskFileName(task)} is missing: per-sample scores and extracted answers of ${task} are not shown`);
@@ -396,6 +463,7 @@ async function readScoresInto(run: RunData, task: string, samples: Map<string, M
       if (bad++ < MAX_LINE_PROBLEMS) run.problems.push(`scores/${taskFileName(task)} line ${line} is unreadable: ${parsed.problem}`);
       continue;
     }
+    if (!shown.has(task, parsed.record.sample)) continue;
     const s = sampleOf(samples, task, parsed.record.sample);
     s.index = parsed.record.index;
     s.prediction = parsed.record.prediction;

@@ -6,9 +6,17 @@ import { readRun } from "./read-run.js";
 import { buildReportData } from "./report-data.js";
 import { renderHtml } from "./render-html.js";
 
+/** Samples of each task the report's sample browser holds by default (a page of a million would not open). */
+export const REPORT_SAMPLES_PER_TASK = 10_000;
+
 export interface ReportSettings {
   /** Run-store folders; several are shown side by side. */
   runs: string[];
+  /**
+   * Samples of each task in the sample browser: the first by dataset position (default
+   * REPORT_SAMPLES_PER_TASK; Infinity: all). Scores, counts and comparisons cover every sample.
+   */
+  samplesPerTask?: number;
   /** The paired test of `yardstick compare` (`compareRuns` of @yardstick/metrics): each later run against the first. */
   compare?: CompareRuns;
 }
@@ -31,8 +39,9 @@ export interface ReportSummary {
 export async function buildReport(settings: ReportSettings): Promise<{ html: string; samples: number; problems: ReportSummary["problems"] }> {
   if (settings.runs.length === 0) throw new Error("buildReport: give at least one run folder");
   const runs = [];
-  for (const dir of settings.runs) runs.push(await readRun(dir));
-  const data = buildReportData(runs, settings.compare ? compareWithFirst(runs, settings.compare) : []);
+  const samplesPerTask = settings.samplesPerTask ?? REPORT_SAMPLES_PER_TASK;
+  for (const dir of settings.runs) runs.push(await readRun(dir, { samplesPerTask }));
+  const data = buildReportData(runs, settings.compare ? await compareWithFirst(runs, settings.compare) : []);
   return {
     html: renderHtml(data, await chartLibrarySource()),
     samples: data.samples.task.length,

@@ -2,9 +2,26 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ConfigError, type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { compareRuns } from "@yardstick/metrics";
-import { type CompareRuns, writeReport } from "@yardstick/report";
-import { UsageError, parseFlags } from "./args.js";
+import { type CompareRuns, REPORT_SAMPLES_PER_TASK, writeReport } from "@yardstick/report";
+import { z } from "zod";
+import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
+
+/** The sample browser's size, shared by `report` and `view`. */
+export const SAMPLES_PER_TASK_FLAG = {
+  "samples-per-task": {
+    type: "string",
+    value: "N|all",
+    default: REPORT_SAMPLES_PER_TASK.toLocaleString("en-US"),
+    description: "samples of each task in the sample browser: the first by dataset position (scores, counts and comparisons cover every sample)",
+  },
+} as const;
+
+/** The --samples-per-task value as a number (Infinity for `all`). */
+export function samplesPerTaskFlag(value: string | undefined): number {
+  if (value === undefined) return REPORT_SAMPLES_PER_TASK;
+  return checkFlag("samples-per-task", z.union([z.literal("all").transform(() => Number.POSITIVE_INFINITY), intFlag(1, Number.MAX_SAFE_INTEGER)]), value);
+}
 
 const REPORT_FLAGS = defineFlags({
   out: {
@@ -13,6 +30,7 @@ const REPORT_FLAGS = defineFlags({
     default: "report.html in the run folder for one run, in the current folder for several",
     description: "the HTML file to write",
   },
+  ...SAMPLES_PER_TASK_FLAG,
 });
 
 export const REPORT_HELP: readonly CliCommandSpec[] = [
@@ -34,7 +52,7 @@ export async function reportCommand(argv: string[], io: CliIO): Promise<number> 
   const runs = positionals.map((p) => resolve(io.cwd, p));
   if (!runs.some((dir) => existsSync(dir))) throw new ConfigError(`nothing to report: ${runs.join(", ")} ${runs.length > 1 ? "do" : "does"} not exist`);
   const out = resolve(io.cwd, values.out ?? (runs.length === 1 ? join(runs[0] as string, "report.html") : "report.html"));
-  const summary = await writeReport({ runs, out, compare: pairedCompare });
+  const summary = await writeReport({ runs, out, compare: pairedCompare, samplesPerTask: samplesPerTaskFlag(values["samples-per-task"]) });
   for (const { run, problems } of summary.problems) {
     for (const problem of problems) io.stderr.write(`warning: ${run}: ${problem}\n`);
   }

@@ -66,6 +66,23 @@ describe("yardstick report", () => {
     expect(data.comparisons[0]?.rows).toEqual([expect.objectContaining({ task: "toy/en", n: 12, test: "mcnemar", meanA: 10 / 12, significant: true })]);
   });
 
+  it("holds --samples-per-task samples of each task in the browser, and compares over every sample", async () => {
+    const io = captureIO(env(), root);
+    expect(await main(["report", "run", "random-run", "--samples-per-task", "5", "--out", "few.html"], io), io.err()).toBe(0);
+    expect(io.out()).toMatch(/wrote .*few\.html \(10 samples/);
+    expect(io.err()).toMatch(/warning: .*run: the sample browser holds the first 5 of the 12 samples of toy\/en \(by dataset position\)/);
+    const html = readFileSync(join(root, "few.html"), "utf8");
+    const data = JSON.parse(html.slice(html.indexOf('id="report-data">') + 17, html.indexOf("</script>"))) as { tasks: { calls: number }[]; comparisons: { rows: { n: number }[] }[] };
+    expect(data.tasks.map((t) => t.calls)).toEqual([12, 12]);
+    expect(data.comparisons[0]?.rows[0]?.n).toBe(12);
+    const all = captureIO(env(), root);
+    expect(await main(["report", "run", "--samples-per-task", "all", "--out", "all.html"], all), all.err()).toBe(0);
+    expect(all.out()).toMatch(/\(12 samples/);
+    const bad = captureIO(env(), root);
+    expect(await main(["report", "run", "--samples-per-task", "0"], bad)).toBe(2);
+    expect(bad.err()).toMatch(/--samples-per-task/);
+  });
+
   it("refuses when no run folder exists, and needs a run", async () => {
     const io = captureIO(env(), root);
     expect(await main(["report", "nope"], io)).toBe(1);
