@@ -1,6 +1,7 @@
 // Runs `yardstick run` in this process and reports its wall time and peak RSS as one JSON line.
-// Usage: harness-child.mjs TASK_DIR URL OUT CONCURRENCY CACHE_DIR [--cache] [--memory-trace]
+// Usage: harness-child.mjs TASK_DIR URL OUT CONCURRENCY CACHE_DIR [--cache] [--report] [--memory-trace]
 //   --cache         use the request cache in CACHE_DIR (default: --no-cache)
+//   --report        write report.html as the CLI does by default (default: --no-report)
 //   --memory-trace  also report the peak of process.memoryUsage() (heap, external, array buffers),
 //                   sampled every 50 ms (where the memory goes; RSS itself is maxRssMB)
 import { main, tuneHeapForBatchRuns } from "@yardstick/runner";
@@ -10,6 +11,7 @@ tuneHeapForBatchRuns(); // as the yardstick bin does
 const [taskDir, url, out, concurrency, cacheDir, ...extra] = process.argv.slice(2);
 const useCache = extra.includes("--cache");
 const memoryTrace = extra.includes("--memory-trace");
+const report = extra.includes("--report");
 const io = {
   stdout: { write: () => true },
   stderr: process.stderr,
@@ -25,7 +27,7 @@ const sampler = memoryTrace
   : undefined;
 const t0 = performance.now();
 const code = await main(
-  ["run", taskDir, "--model", "openai-compatible:bench", "--base-url", `${url}/v1`, "--concurrency", concurrency, "--out", out, "--quiet", ...(useCache ? [] : ["--no-cache"]), "--no-report"],
+  ["run", taskDir, "--model", "openai-compatible:bench", "--base-url", `${url}/v1`, "--concurrency", concurrency, "--out", out, "--quiet", ...(useCache ? [] : ["--no-cache"]), ...(report ? [] : ["--no-report"])],
   io,
 );
 const seconds = (performance.now() - t0) / 1000;
