@@ -100,8 +100,9 @@ export interface DataloaderV1 {
   load(options: Record<string, unknown>, ctx?: DataloaderContext): AsyncIterable<Sample>;
   /**
    * Optional: the samples of `load`, in the same order, in batches (one per chunk of the file read,
-   * say). The engine's passes over a whole dataset (the pre-flight label check, answering) use it
-   * when present: one await per batch instead of one per sample. Read it through `loadSampleBatches`.
+   * say). The engine's passes over a whole dataset before answering (the pre-flight label check,
+   * the baselines' label count) use it when present: one await per batch instead of one per sample.
+   * Read it through `loadSampleBatches`.
    */
   loadBatches?(options: Record<string, unknown>, ctx?: DataloaderContext): AsyncIterable<readonly Sample[]>;
   /**

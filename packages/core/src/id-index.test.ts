@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IdIndex, PackedIds, SeenIds } from "./id-index.js";
+import { IdIndex, IdNumbers, PackedIds, SeenIds } from "./id-index.js";
 
 describe("IdIndex", () => {
   it("finds every id added, across table growth, and nothing else", () => {
@@ -68,5 +68,19 @@ describe("SeenIds", () => {
     const seen = new SeenIds();
     seen.add("a", 2 ** 40 + 3);
     expect(seen.firstSeen("a")).toBe(2 ** 40 + 3);
+  });
+});
+
+describe("IdNumbers", () => {
+  it("numbers each distinct id in the order first given, and gives each id back", () => {
+    const numbers = new IdNumbers();
+    const ids = Array.from({ length: 5_000 }, (_, i) => (i % 3 === 0 ? `ключ-${i}` : `k${i}`));
+    ids.forEach((id, i) => expect(numbers.number(id)).toBe(i));
+    ids.forEach((id, i) => expect(numbers.number(id)).toBe(i));
+    expect(numbers.size).toBe(5_000);
+    expect(numbers.get("k4999")).toBe(4999);
+    expect(numbers.get("k5000")).toBeUndefined();
+    expect(numbers.at(3)).toBe("ключ-3");
+    expect(numbers.at(4)).toBe("k4");
   });
 });

@@ -1,4 +1,4 @@
-import { IdIndex, PackedIds } from "@yardstick/core";
+import { IdNumbers } from "@yardstick/core";
 import type { ResponseRecord } from "@yardstick/run-format";
 
 /** The `call` of a loglikelihood row's first-pass generate record (the engine's FIRST_PASS_CALL). */
@@ -25,31 +25,13 @@ export function emptyTaskStats(): TaskStats {
   return { calls: 0, answered: 0, errors: 0, cached: 0, promptTokens: 0, completionTokens: 0, latencyMsTotal: 0, latencyCount: 0, retried: 0 };
 }
 
-/** A string set that numbers its members 0, 1, 2, ... in ~30 bytes each (core's packed ids and index). */
-class Numbering {
-  private readonly ids = new PackedIds();
-  private readonly index = new IdIndex((row, id) => this.ids.matches(row, id));
-  get size(): number {
-    return this.ids.length;
-  }
-  /** The number of `id`, and whether it was new. */
-  number(id: string): { row: number; added: boolean } {
-    const known = this.index.get(id);
-    if (known !== undefined) return { row: known, added: false };
-    const row = this.ids.length;
-    this.ids.push(id);
-    this.index.add(row, id);
-    return { row, added: true };
-  }
-}
-
 const IS_ERROR = 1;
 const IS_PENDING = 2;
 const IS_CACHED = 4;
 const IS_FIRST_PASS = 8;
 const HAS_LATENCY = 16;
 
-/** The latest generate record of each call, one row per call in typed columns (~25 bytes a row). */
+/** The latest generate record of each call, one row per call in typed columns (~25 bytes a row, besides its key's ~30 in `IdNumbers`). */
 class CallColumns {
   size = 0;
   task = new Uint16Array(1024);
@@ -80,26 +62,21 @@ class CallColumns {
  * a second turn (a single-turn store's calls are all at their sample's last turn).
  */
 export class CallStats {
-  private readonly callIds = new PackedIds();
-  private readonly calls = new IdIndex((row, id) => this.callIds.matches(row, id));
+  private readonly calls = new IdNumbers();
   private readonly columns = new CallColumns();
   private readonly taskKeys: string[] = [];
   private readonly taskNumbers = new Map<string, number>();
   /** Multi-turn stores only: each call's sample and each sample's last turn. */
-  private turns: { samples: Numbering; sampleOfCall: Uint32Array; lastTurn: Uint16Array } | undefined;
+  private turns: { samples: IdNumbers; sampleOfCall: Uint32Array; lastTurn: Uint16Array } | undefined;
 
   /** Counts one generate record (in file order: a later record of the same call replaces the earlier). */
   add(r: ResponseRecord, stats: TaskStats): void {
     stats.calls++;
     if (!stats.firstTime || r.time < stats.firstTime) stats.firstTime = r.time;
     if (!stats.lastTime || r.time > stats.lastTime) stats.lastTime = r.time;
-    const key = callKey(r.task, r.sample, r.turn, r.call ?? "");
-    let row = this.calls.get(key);
-    if (row === undefined) {
-      row = this.callIds.length;
-      this.callIds.push(key);
-      this.calls.add(row, key);
-    } else stats.retried++;
+    const known = this.calls.size;
+    const row = this.calls.number(callKey(r.task, r.sample, r.turn, r.call ?? ""));
+    if (row < known) stats.retried++;
     let task = this.taskNumbers.get(r.task);
     if (task === undefined) {
       task = this.taskKeys.length;
@@ -125,9 +102,9 @@ export class CallStats {
 
   /** The first record of a later turn: numbers the samples of every call so far. */
   private numberSamples(): void {
-    this.turns = { samples: new Numbering(), sampleOfCall: new Uint32Array(this.columns.task.length), lastTurn: new Uint16Array(1024) };
-    for (let row = 0; row < this.callIds.length; row++) {
-      const key = this.callIds.at(row);
+    this.turns = { samples: new IdNumbers(), sampleOfCall: new Uint32Array(this.columns.task.length), lastTurn: new Uint16Array(1024) };
+    for (let row = 0; row < this.calls.size; row++) {
+      const key = this.calls.at(row);
       const [task, sample] = key.split("\u0000");
       this.noteTurn(row, task!, sample!, this.columns.turn[row]!);
     }
@@ -135,7 +112,7 @@ export class CallStats {
 
   private noteTurn(row: number, task: string, sample: string, turn: number): void {
     const t = this.turns!;
-    const s = t.samples.number(`${task}\u0000${sample}`).row;
+    const s = t.samples.number(`${task}\u0000${sample}`);
     if (row >= t.sampleOfCall.length) t.sampleOfCall = grown(t.sampleOfCall, this.columns.task.length);
     t.sampleOfCall[row] = s;
     if (s >= t.lastTurn.length) t.lastTurn = grown(t.lastTurn, t.lastTurn.length * 2);
