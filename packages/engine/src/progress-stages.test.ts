@@ -71,7 +71,10 @@ describe("the generate stage's report to the progress display", () => {
     const cachePath = join(mkdtempSync(join(tmpdir(), "ys-progress-cache-")), "cache.sqlite");
     cleanups.push(() => rmSync(join(cachePath, ".."), { recursive: true, force: true }));
     await model.describeServedModel?.(); // the script's first entry
-    const first = await answerWith(model, cachePath);
+    // Without its adaptive `limiter` the stage runs one sample worker for concurrency 1 (with it, two:
+    // a sample waiting out the 429's Retry-After would let the other's request take a script entry first).
+    const oneAtATime: ModelProviderV1 = { specVersion: "v1", id: model.id, modelId: model.modelId, identity: () => model.identity(), generate: (r, c) => model.generate(r, c) };
+    const first = await answerWith(oneAtATime, cachePath);
     expect(first).toMatchObject({ requests: SAMPLES, retries: 4, retriesBy: { "500": 3, "429": 1 }, errors: 1, cacheHits: 0, samples: { done: SAMPLES } });
     expect(first.tokens.input).toBeGreaterThan(0);
     expect(first.tokens.output).toBeGreaterThan(0);
@@ -79,7 +82,7 @@ describe("the generate stage's report to the progress display", () => {
     expect(first.byTask["t/en"]).toEqual(first.stages.generate);
 
     // A new store over the same cache: the answered requests come from it, the failed one is sent again.
-    const second = await answerWith(model, cachePath);
+    const second = await answerWith(oneAtATime, cachePath);
     expect(second).toMatchObject({ requests: 1, cacheHits: SAMPLES - 1, retries: 0, errors: 0, tokens: { input: expect.any(Number) } });
   });
 
