@@ -29,7 +29,8 @@ export interface MessagesEndpointParts {
  * fault drawer.
  */
 export function createMessagesEndpoint(parts: MessagesEndpointParts) {
-  return async function answerMessages(raw: Buffer, headers: IncomingHttpHeaders, res: ServerResponse): Promise<void> {
+  /** `arrivedAt`: when the request arrived (performance.now()); the latency counts from there. */
+  return async function answerMessages(raw: Buffer, headers: IncomingHttpHeaders, res: ServerResponse, arrivedAt = performance.now()): Promise<void> {
     const requestId = `req_dev_${parts.nextId()}`;
     const fail = (status: number, type: string, message: string, extra: Record<string, string> = {}) =>
       sendAnthropicError(res, status, type, message, requestId, extra);
@@ -56,7 +57,7 @@ export function createMessagesEndpoint(parts: MessagesEndpointParts) {
     parts.stats.prompt(promptHash(messages));
 
     const fault = parts.drawFault();
-    const delay = parts.latency();
+    const delay = parts.latency() - (performance.now() - arrivedAt);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay).unref());
     if (fault !== null) {
       parts.stats.fault(fault);

@@ -371,4 +371,25 @@ describe("dev server: latency", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
     expect(res.json().choices[0].message.content).toBe("slow");
   });
+
+  it("counts the latency from the request's arrival, so a slow upload is inside it, not added to it", async () => {
+    const s = await start({ latencyMs: 300 });
+    const text = JSON.stringify(chat("upload"));
+    async function* slowBody() {
+      yield Buffer.from(text.slice(0, 10));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      yield Buffer.from(text.slice(10));
+    }
+    const started = performance.now();
+    const res = await request(`${s.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
+      body: slowBody(),
+    });
+    const elapsed = performance.now() - started;
+    expect((await res.body.json()) as unknown).toMatchObject({ choices: [{ message: { content: "upload" } }] });
+    // Added after the body, the answer would come at 250 + 300 ms.
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(500);
+  });
 });

@@ -77,7 +77,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   async function answerOffline(path: string, body: Buffer, headers: IncomingHttpHeaders): Promise<CapturedReply> {
     const { res, reply } = captureResponse();
     if (path === MESSAGES_PATH) await answerMessagesOffline(body, headers, res);
-    else await answerPost(path === CHAT_PATH ? "chat" : "completion", body, headers, res, false);
+    else await answerPost(path === CHAT_PATH ? "chat" : "completion", body, headers, res, null);
     return reply;
   }
   const batchParts: BatchEndpointParts = {
@@ -91,6 +91,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const anthropicBatches = createAnthropicBatchEndpoints({ ...batchParts, apiKey: opts.apiKey });
 
   const server = createServer((req, res) => {
+    // Latency counts from the request's arrival, as a client sees it: parsing the body and answering are inside it.
+    const arrivedAt = performance.now();
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
@@ -98,7 +100,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     if (path === CHAT_PATH || path === COMPLETIONS_PATH) {
       if (req.method !== "POST") return sendError(res, 405, `${req.method} not allowed on ${path}; use POST`, "invalid_request_error");
       readBody(req, res, (body) => {
-        void answerPost(path === CHAT_PATH ? "chat" : "completion", body, req.headers, res).catch((error: unknown) => {
+        void answerPost(path === CHAT_PATH ? "chat" : "completion", body, req.headers, res, arrivedAt).catch((error: unknown) => {
           if (!res.headersSent) sendError(res, 500, `dev server policy failed: ${(error as Error).message}`, "server_error");
           else res.destroy();
         });
@@ -111,7 +113,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         return sendAnthropicError(res, 405, "invalid_request_error", `${req.method} not allowed on ${path}; use POST`, "req_dev_0");
       }
       readBody(req, res, (body) => {
-        void answerMessages(body, req.headers, res).catch((error: unknown) => {
+        void answerMessages(body, req.headers, res, arrivedAt).catch((error: unknown) => {
           if (!res.headersSent) sendAnthropicError(res, 500, "api_error", `dev server policy failed: ${(error as Error).message}`, "req_dev_0");
           else res.destroy();
         });
@@ -154,8 +156,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     raw: Buffer,
     headers: IncomingHttpHeaders,
     res: ServerResponse,
-    /** False for batch lines: no injected faults or latency. */
-    online = true,
+    /** When the online request arrived; null for batch lines (no injected faults or latency). */
+    arrivedAt: number | null,
   ): Promise<void> {
     let json: unknown;
     try {
@@ -177,9 +179,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     if (endpoint === "chat") stats.prompt(promptHash((body as ChatCompletionBody).messages));
     else for (const p of promptList((body as CompletionBody).prompt)) stats.prompt(promptHash(p));
 
-    if (online) {
+    if (arrivedAt !== null) {
       const fault = faults();
-      const delay = latency();
+      const delay = latency() - (performance.now() - arrivedAt);
       if (delay > 0) await sleep(delay);
       if (fault !== null) return injectFault(fault, res);
     }
