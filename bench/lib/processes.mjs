@@ -2,7 +2,7 @@
 // in a child (bench/throughput/harness-child.mjs: the CLI's main, heap tuned as the bin does).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -93,6 +93,30 @@ export function generateRecords(out) {
     }
   }
   return records;
+}
+
+/**
+ * Runs a command as a whole process under GNU time: wall seconds (spawn to exit) and peak RSS (MB).
+ * Its stdout and stderr are kept in `logFile` (and returned as `log`).
+ */
+export function timedProcess(command, args, env, logFile) {
+  return new Promise((resolve, reject) => {
+    const timeFile = `${logFile}.time`;
+    const child = spawn("/usr/bin/time", ["-o", timeFile, "-f", "%e %M", command, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    let log = "";
+    child.stdout.on("data", (d) => (log += d));
+    child.stderr.on("data", (d) => (log += d));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      writeFileSync(logFile, log);
+      const last = readFileSync(timeFile, "utf8").trim().split("\n").pop();
+      const [seconds, kb] = last.split(" ").map(Number);
+      resolve({ code, seconds, rssMB: Math.round(kb / 1024), log });
+    });
+  });
 }
 
 export const fmt = (n) => n.toLocaleString("en-US");

@@ -17,8 +17,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Pool } from "undici";
-import { LABELS, makeTask, messagesFor, PREAMBLE } from "../throughput/make-task.mjs";
+import { bareLoop } from "../lib/bare-loop.mjs";
+import { timedProcess } from "../lib/processes.mjs";
+import { LABELS, makeTask, PREAMBLE } from "../throughput/make-task.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -65,48 +66,6 @@ async function startServer(latencyMs) {
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
-async function bareLoop(url, count) {
-  const pool = new Pool(new URL(url).origin, { connections: concurrency, pipelining: 1 });
-  let next = 0;
-  const t0 = performance.now();
-  const lane = async () => {
-    for (let i = next++; i < count; i = next++) {
-      const res = await pool.request({
-        path: "/v1/chat/completions",
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "bench", messages: messagesFor(i), max_tokens: 16 }),
-      });
-      if (!(await res.body.json()).choices) throw new Error("bad response");
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
-  const seconds = (performance.now() - t0) / 1000;
-  await pool.close();
-  return seconds;
-}
-
-/** Runs a command under GNU time: wall seconds and peak RSS (MB) of the process. */
-function timed(command, args, env, logFile) {
-  return new Promise((resolve, reject) => {
-    const timeFile = `${logFile}.time`;
-    const child = spawn("/usr/bin/time", ["-o", timeFile, "-f", "%e %M", command, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...env },
-    });
-    let log = "";
-    child.stdout.on("data", (d) => (log += d));
-    child.stderr.on("data", (d) => (log += d));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      writeFileSync(logFile, log);
-      const last = readFileSync(timeFile, "utf8").trim().split("\n").pop();
-      const [seconds, kb] = last.split(" ").map(Number);
-      resolve({ code, seconds, rssMB: Math.round(kb / 1024), log });
-    });
-  });
-}
-
 function writePromptfooTask(dir, url) {
   const csv = ["text,label"];
   for (let i = 0; i < n; i++) csv.push(`"this is benchmark sentence number ${i}, neither good nor bad",${LABELS[i % 3]}`);
@@ -133,7 +92,7 @@ defaultTest:
 }
 
 async function runPromptfoo(dir) {
-  const r = await timed(
+  const r = await timedProcess(
     promptfooBin,
     ["eval", "-c", join(dir, "promptfooconfig.yaml"), "--no-cache", "-j", String(concurrency), "--no-progress-bar", "--no-table", "-o", join(dir, "pf-out.json")],
     {
@@ -153,7 +112,7 @@ async function runPromptfoo(dir) {
 }
 
 async function runYardstick(dir, url) {
-  const r = await timed(
+  const r = await timedProcess(
     process.execPath,
     [join(root, "packages/runner/dist/bin/yardstick.js"), "run", join(dir, "bench"), "--model", "openai-compatible:bench", "--base-url", `${url}/v1`, "--concurrency", String(concurrency), "--no-cache", "--out", join(dir, "ys-run"), "--quiet"],
     {},
@@ -173,8 +132,8 @@ async function benchmark() {
     try {
       await makeTask(dir, n);
       writePromptfooTask(dir, server.url);
-      await bareLoop(server.url, Math.min(n, 2000)); // warm the server's JIT so no side pays for it
-      const bare = await bareLoop(server.url, n);
+      await bareLoop(server.url, Math.min(n, 2000), concurrency); // warm the server's JIT so no side pays for it
+      const bare = await bareLoop(server.url, n, concurrency);
       const ys = await runYardstick(dir, server.url);
       const pf = await runPromptfoo(dir);
       const ideal = latency > 0 ? (n * latency) / 1000 / concurrency : undefined;

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-import { Pool } from "undici";
-import { makeTask, messagesFor } from "./make-task.mjs";
+import { bareLoop } from "../lib/bare-loop.mjs";
+import { makeTask } from "./make-task.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -22,31 +22,6 @@ async function startServer() {
   const rl = createInterface({ input: child.stdout });
   const url = await new Promise((resolve) => rl.once("line", resolve));
   return { url, stop: () => child.kill("SIGTERM") };
-}
-
-async function bareLoop(url, count) {
-  const origin = new URL(url).origin;
-  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
-  let next = 0;
-  const t0 = performance.now();
-  const lane = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= count) return;
-      const res = await pool.request({
-        path: "/v1/chat/completions",
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ model: "bench", messages: messagesFor(i), max_tokens: 16 }),
-      });
-      const body = await res.body.json();
-      if (!body.choices) throw new Error("bad response");
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
-  const seconds = (performance.now() - t0) / 1000;
-  await pool.close();
-  return seconds;
 }
 
 function harness(taskDir, url) {
@@ -78,8 +53,8 @@ async function measure(samples, url) {
 
 const server = await startServer();
 try {
-  await bareLoop(server.url, Math.min(n, 5000)); // warm the server's JIT so neither side pays for it
-  const bareSeconds = await bareLoop(server.url, n);
+  await bareLoop(server.url, Math.min(n, 5000), concurrency); // warm the server's JIT so neither side pays for it
+  const bareSeconds = await bareLoop(server.url, n, concurrency);
   const full = await measure(n, server.url);
   // A tenth-size run gives the fixed cost (process start, module loading, scoring, writing results),
   // so the marginal rate is the harness's steady request rate.
