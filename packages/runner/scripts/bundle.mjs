@@ -23,6 +23,8 @@ rmSync(outDir, { recursive: true, force: true });
 await build({
   input: { yardstick: join(pkgDir, "dist", "cli.js") },
   platform: "node",
+  // undici's Pool and util without the rest of undici (see undici-subset.mjs).
+  resolve: { alias: { undici: join(pkgDir, "scripts", "undici-subset.mjs") } },
   external: EXTERNAL,
   logLevel: "warn",
   output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js" },

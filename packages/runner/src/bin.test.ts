@@ -62,4 +62,16 @@ describe("the installed commands", () => {
     expect(readdirSync(dir).filter((f) => f.startsWith("canvas_3_")).length).toBe(600);
     expect(existsSync(join(dir, "canvas_3_599.json"))).toBe(true);
   }, 60_000);
+
+  it("the bundle holds undici's Pool without the rest of undici's index (fetch, WebSocket, caches, mocks)", () => {
+    const chunks = join(root, "packages", "runner", "dist", "bin", "chunks");
+    const text = readdirSync(chunks)
+      .map((f) => readFileSync(join(chunks, f), "utf8"))
+      .join("\n");
+    expect(text).toContain("packages/runner/scripts/undici-subset.mjs");
+    const leftOut = ["index.js", "lib/web/fetch/index.js", "lib/web/websocket/", "lib/web/eventsource/", "lib/mock/", "lib/cache/", "lib/dispatcher/proxy-agent.js"];
+    for (const left of leftOut.map((path) => `node_modules/undici/${path}`)) {
+      expect(text).not.toContain(left);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { ApiCallError, ConfigError, type ModelProviderV1, type Registry } from "@yardstick/core";
 import { ANTHROPIC_BASE_URL, parseModelSpec } from "@yardstick/models";
-import { request } from "undici";
+import { createTransport, TransportError } from "@yardstick/http";
 
 export interface ModelFlags {
   baseURLs: string[];
@@ -72,25 +72,21 @@ export async function preflight(model: ModelProviderV1, baseURLs: readonly strin
 
 async function checkBaseURL(base: string, apiKey: string | undefined, signal: AbortSignal | undefined): Promise<void> {
   const url = `${base.replace(/\/+$/, "")}/models`;
+  const transport = createTransport([base], 1);
   let status: number;
   try {
-    const res = await request(url, {
-      method: "GET",
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
-      ...(apiKey ? { headers: { authorization: `Bearer ${apiKey}` } } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    status = res.statusCode;
-    await res.body.dump();
+    status = (await transport.get(transport.endpoints[0]!, "/models", apiKey ? { authorization: `Bearer ${apiKey}` } : {}, 10_000, signal)).status;
   } catch (err) {
     if (signal?.aborted) return; // stopped: the caller sees the signal
-    const reason = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+    const cause = err instanceof TransportError ? err.cause : err;
+    const reason = (cause as { code?: string } | null)?.code ?? (err instanceof Error ? err.message : String(err));
     throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, {
       retryable: false,
       url: base,
-      cause: err,
+      cause,
     });
+  } finally {
+    await transport.close();
   }
   // Fail before the run on answers that would make every request fail the same way.
   if (status === 404) {

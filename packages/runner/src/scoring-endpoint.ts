@@ -1,5 +1,4 @@
-import { isRetryableStatus, sleep } from "@yardstick/models";
-import { request } from "undici";
+import { createTransport, isRetryableStatus, sleep, TransportError } from "@yardstick/http";
 
 /**
  * A client of a scoring endpoint: a server the user runs that scores with a neural model yardstick
@@ -60,6 +59,8 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
   const maxAttempts = options.maxAttempts ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 500;
   const headers: Record<string, string> = { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) };
+  const target = new URL(options.url);
+  const transport = createTransport([target.origin], 1);
 
   async function scoreBatch<T>(items: readonly object[], read: ScoreReader<T>, expected: string, signal: AbortSignal | undefined): Promise<T[]> {
     const body = JSON.stringify({ metric: options.metric, model: options.model ?? null, items });
@@ -68,20 +69,22 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
       if (attempt > 1) await sleep(retryDelayMs * 2 ** (attempt - 2), signal);
       let status: number;
       let text: string;
+      // The time limit bounds the whole attempt (the transport's own bounds each wait for bytes).
+      const timeout = AbortSignal.timeout(timeoutMs);
       try {
-        const reply = await request(options.url, {
-          method: "POST",
-          headers,
+        const reply = await transport.post(
+          transport.endpoints[0]!,
+          target.pathname + target.search,
           body,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
-        });
-        status = reply.statusCode;
-        text = await reply.body.text();
+          headers,
+          timeoutMs,
+          signal ? AbortSignal.any([signal, timeout]) : timeout,
+        );
+        status = reply.status;
+        text = reply.text;
       } catch (err) {
         if (signal?.aborted) throw err;
-        lastProblem = describeFailure(err, timeoutMs);
+        lastProblem = timeout.aborted ? `no answer within ${timeoutMs} ms` : describeFailure(err, timeoutMs);
         continue;
       }
       if (isRetryableStatus(status)) {
@@ -139,8 +142,8 @@ export function createScoringEndpoint(options: ScoringEndpointOptions): ScoringE
 }
 
 function describeFailure(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
-  if (e.name === "TimeoutError" || e.code === "UND_ERR_HEADERS_TIMEOUT" || e.code === "UND_ERR_BODY_TIMEOUT") return `no answer within ${timeoutMs} ms`;
+  if (err instanceof TransportError && err.kind === "timeout") return `no answer within ${timeoutMs} ms`;
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
   return code ? `no answer (${code})` : `no answer (${e.message ?? String(err)})`;
 }
