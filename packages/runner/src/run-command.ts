@@ -11,7 +11,6 @@ import { evaluate } from "./evaluate.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
 import { withScoringUrls } from "./scoring-settings.js";
-import { writeRunReport } from "./report-command.js";
 import { tuningHeapByPhase } from "./heap-tuning.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
 import { cacheRoot, defaultCachePath } from "./cache-paths.js";
@@ -279,7 +278,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     if (!values.quiet) log(`results: ${join(outDir, "results.json")}`);
     const ultraeval = await writeRunUltraEvalOutputs(outDir);
     if (ultraeval && !values.quiet) log(`UltraEval outputs (final_metrics.json, instance.jsonl per task, _all_results.json): ${ultraeval.dir}`);
-    if (!values["no-report"]) await writeRunReport(outDir, log, values.quiet === true);
+    // Loaded here, not with the command: a run with --no-report (or one that stops early) never needs it.
+    if (!values["no-report"]) await (await import("./report-command.js")).writeRunReport(outDir, log, values.quiet === true);
     const failed = report.tasks.filter((t) => t.failure);
     for (const t of failed) log(`task ${t.key} could not be scored: ${t.failure}`);
     const judgeErrors = report.judging?.reduce((a, t) => a + t.errors, 0) ?? 0;
