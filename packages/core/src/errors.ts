@@ -1,3 +1,5 @@
+import type { ModelErrorKind } from "./messages.js";
+
 /**
  * Error classes. `isInstance` checks a `Symbol.for` marker rather than the prototype chain so that
  * errors thrown by a second installed copy of @yardstick/core are still recognised.
@@ -104,7 +106,7 @@ export class ApiCallError extends YardstickError {
   /** Seconds the server asked us to wait (Retry-After), when given. */
   readonly retryAfterSeconds: number | undefined;
   /** What kind of failure it was (stored as a field of the run store's error record). */
-  readonly kind: "api" | "timeout" | "network" | "invalid-response" | "other" | undefined;
+  readonly kind: ModelErrorKind | undefined;
   /** How many attempts were made before giving up. */
   readonly attempts: number | undefined;
 
@@ -115,7 +117,7 @@ export class ApiCallError extends YardstickError {
       retryable: boolean;
       url?: string;
       retryAfterSeconds?: number;
-      kind?: "api" | "timeout" | "network" | "invalid-response" | "other";
+      kind?: ModelErrorKind;
       attempts?: number;
     },
   ) {

@@ -122,10 +122,17 @@ export interface ModelResponse {
   latencyMs?: number;
 }
 
-/** What is stored for a request that failed for good; the run goes on. */
+/**
+ * Why a call got no answer. `interrupted`: the run was stopped (Ctrl-C) while the call was in flight
+ * or waiting to retry; that is no failure of the model, and a rerun sends the request again.
+ */
+export type ModelErrorKind = "api" | "timeout" | "network" | "invalid-response" | "interrupted" | "other";
+
+/** What is stored for a request that failed for good (or was interrupted); the run goes on. */
 export interface ModelErrorRecord {
   message: string;
   status?: number;
-  kind: "api" | "timeout" | "network" | "invalid-response" | "other";
+  kind: ModelErrorKind;
+  /** Attempts made; 0 when the run was stopped before the first one ended. */
   attempts: number;
 }

@@ -128,6 +128,8 @@ export function createFailFast(after: number, stop: () => void): FailFast {
   const state: FailFast = {
     fatal: undefined,
     note(error) {
+      // A call the run's own stop cut short says nothing about the model.
+      if (error?.kind === "interrupted") return;
       if (!error) {
         succeeded++;
         failedInARow = 0;

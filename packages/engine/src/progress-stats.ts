@@ -24,7 +24,7 @@ export interface RunStatsCollector extends Required<Omit<ProgressReporter, "log"
   session(aborted: boolean): RunSession;
 }
 
-const emptyTotals = (): RequestTotals => ({ requests: 0, cacheHits: 0, retries: 0, errors: 0, tokens: { input: 0, output: 0 } });
+const emptyTotals = (): RequestTotals => ({ requests: 0, cacheHits: 0, retries: 0, errors: 0, interrupted: 0, tokens: { input: 0, output: 0 } });
 
 export function createRunStats(settings: { now?: () => number; wallClock?: () => Date } = {}): RunStatsCollector {
   const now = settings.now ?? (() => performance.now());
@@ -121,9 +121,10 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
         t.tokens.output += usage.completionTokens;
       });
     },
-    failed(at, _error: ModelErrorRecord) {
+    failed(at, error: ModelErrorRecord) {
       inFlight = Math.max(0, inFlight - 1);
-      add(at, (t) => t.errors++);
+      if (error.kind === "interrupted") add(at, (t) => (t.interrupted = (t.interrupted ?? 0) + 1));
+      else add(at, (t) => t.errors++);
     },
     retry(at, notice: RetryNotice) {
       add(at, (t) => t.retries++);
@@ -220,6 +221,7 @@ export function formatRunSummary(s: RunSession, width = Number.POSITIVE_INFINITY
     `${s.cacheHits} cache hit(s)`,
     `${s.retries} retr${s.retries === 1 ? "y" : "ies"}${by ? ` (${by})` : ""}`,
     `${s.errors} error(s)`,
+    ...(s.interrupted ? [`${s.interrupted} interrupted (sent again on resume)`] : []),
     `tokens ${formatCount(s.tokens.input)} in / ${formatCount(s.tokens.output)} out`,
     // A fleet: how the attempts were shared, and which base URL failed.
     ...(s.endpoints ?? []).map(

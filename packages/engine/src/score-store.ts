@@ -215,7 +215,8 @@ async function attachAnswers(
   let seq = 0;
   for await (const rec of store.readResponses({ request: false })) {
     seq++;
-    if (rec.status === "pending") continue;
+    // Neither a pending batch request nor one the run's stop cut short is an answer.
+    if (rec.status === "pending" || rec.error?.kind === "interrupted") continue;
     if (rec.stage !== "generate") {
       const judged = rowsByTask.get(rec.task);
       const row = judged?.judgements ? judged.rowOfSample(rec.sample) : undefined;

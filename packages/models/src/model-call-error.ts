@@ -110,7 +110,7 @@ export function failedCallError(who: string, method: string, url: string, failur
 /** The error a provider throws when the caller's signal stopped a call. */
 export function abortedCallError(who: string, method: string, url: string, attempts: number, cause: unknown): ModelCallError {
   return new ModelCallError(`${who}: ${method} ${url} interrupted (the run was stopped) after ${attempts} attempt(s); a rerun sends it again`, {
-    kind: "other",
+    kind: "interrupted",
     attempts,
     retryable: false,
     url,

@@ -89,7 +89,8 @@ export class CallStats {
     c.task[row] = task;
     c.turn[row] = r.turn;
     c.flags[row] =
-      (r.status === "error" ? IS_ERROR : r.status === "pending" ? IS_PENDING : 0) |
+      // An interrupted call (the run was stopped) has no answer yet, like a pending batch request: no error.
+      (r.status === "pending" || r.error?.kind === "interrupted" ? IS_PENDING : r.status === "error" ? IS_ERROR : 0) |
       (r.cached ? IS_CACHED : 0) |
       (r.call === FIRST_PASS_CALL ? IS_FIRST_PASS : 0) |
       (r.latencyMs !== undefined ? HAS_LATENCY : 0);

@@ -60,6 +60,33 @@ describe("readRun", () => {
     expect(buildReportData([run]).tasks[0]).toMatchObject({ retried: 1, wallSeconds: 9.5 });
   });
 
+  it("counts a call the run's stop cut short (interrupted) as neither answered nor failed", async () => {
+    const dir = join(root, "interrupted");
+    writeFixtureStore(dir, standardFixtureTasks());
+    const interrupted = {
+      task: "yesno/en",
+      sample: "en-2",
+      turn: 1,
+      stage: "generate",
+      status: "error",
+      key: "k-yesno/en-en-2",
+      promptHash: "p-en-2",
+      cached: false,
+      error: { kind: "interrupted", attempts: 0, message: "POST /v1/chat/completions interrupted (the run was stopped) after 0 attempt(s); a rerun sends it again" },
+      time: "2026-01-01T00:00:09.500Z",
+    };
+    // en-2's answer is replaced by the interrupted call.
+    const others = readFileSync(join(dir, "responses.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "" && !(l.includes('"task":"yesno/en"') && l.includes('"sample":"en-2"')));
+    writeFileSync(join(dir, "responses.jsonl"), `${[...others, JSON.stringify(interrupted)].join("\n")}\n`);
+    const run = await readRun(dir);
+    expect(run.problems).toEqual([]);
+    expect(run.samples.find((s) => s.id === "en-2")!.error).toContain("interrupted");
+    // Of the 6 calls: 4 answered, 1 failed (en-3's 500), en-2 interrupted.
+    expect(run.stats.get("yesno/en")).toMatchObject({ calls: 6, answered: 4, errors: 1 });
+  });
+
   it("lists what a partial store lacks and keeps the rest", async () => {
     const dir = join(root, "partial");
     writeFixtureStore(dir, standardFixtureTasks(), { skip: ["results", "scores"] });

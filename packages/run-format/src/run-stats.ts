@@ -16,6 +16,8 @@ export const requestTotalsSchema = z.object({
   retries: count,
   /** Requests that failed for good (after their retries). */
   errors: count,
+  /** Requests in flight when the run was stopped (not errors: a rerun sends them again); absent before it was counted. */
+  interrupted: count.optional(),
   tokens: tokenTotalsSchema,
 });
 export type RequestTotals = z.infer<typeof requestTotalsSchema>;

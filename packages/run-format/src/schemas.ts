@@ -44,10 +44,12 @@ export const choiceSchema = z.object({
 
 /** A failed call, as fields (never parsed back out of a message). */
 export const errorRecordSchema = z.object({
-  kind: z.enum(["api", "timeout", "network", "invalid-response", "other"]),
+  /** `interrupted`: the run was stopped while the call was in flight (no failure; a rerun sends it again). */
+  kind: z.enum(["api", "timeout", "network", "invalid-response", "interrupted", "other"]),
   /** HTTP status of the last attempt, when there was a response. */
   status: z.number().int().optional(),
-  attempts: z.number().int().min(1),
+  /** Attempts made; 0 when the run was stopped before the first one ended. */
+  attempts: z.number().int().min(0),
   message: z.string(),
 });
 

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseResponseLine, runStatsSchema } from "@yardstick/run-format";
 import { startDevServer } from "@yardstick/testing";
 import { describe, expect, it } from "vitest";
 import { makeSentimentTask, toyAnswer } from "./__fixtures__/make-task.js";
@@ -101,8 +102,24 @@ describe("Ctrl-C", () => {
       const interrupted = stored.filter((r) => r.status === "error");
       expect(ok.length).toBe(answered);
       expect(interrupted.length).toBeGreaterThanOrEqual(1);
-      for (const r of interrupted) expect(r.error?.message).toContain("interrupted");
+      for (const r of interrupted) {
+        expect(r.error?.kind).toBe("interrupted");
+        expect(r.error?.message).toContain("interrupted");
+      }
+      // Every record reads back, those cut short before their first attempt ended (attempts 0) too.
+      for (const line of readFileSync(responses, "utf8").split("\n").filter((l) => l !== "")) expect(parseResponseLine(line).ok, line).toBe(true);
+      // The session counts them as interrupted, not as errors.
+      const session = runStatsSchema.parse(JSON.parse(readFileSync(join(out, "run-stats.json"), "utf8"))).sessions.at(-1)!;
+      expect(session.interrupted).toBe(interrupted.length);
+      expect(session.errors).toBe(0);
+      expect(first.stderr()).toContain(`${interrupted.length} interrupted (sent again on resume)`);
       expect(existsSync(join(out, "results.json"))).toBe(false);
+      // Scored as it stands, the stopped store has 20 answers and no errors: an interrupted call is no answer.
+      const scored = runCli(["score-run", out], env);
+      expect((await scored.exited).code, scored.stderr()).toBe(0);
+      expect(scored.stderr()).not.toContain("unreadable");
+      const partial = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+      expect(Object.values(partial.meta.tasks)).toEqual([{ samples: answered, errors: 0, unanswered: interrupted.length, perSampleKey: expect.any(String) }]);
     } finally {
       await hanging.close();
     }
@@ -113,10 +130,32 @@ describe("Ctrl-C", () => {
       const second = runCli(args(healthy.url), env);
       expect((await second.exited).code, second.stderr()).toBe(0);
       expect(second.stderr()).toContain("resuming");
+      expect(second.stderr()).not.toContain("unreadable");
       expect(healthy.stats().requests["/v1/chat/completions"]).toBe(total - answered);
       expect(existsSync(join(out, "results.json"))).toBe(true);
     } finally {
       await healthy.close();
+    }
+  }, 60_000);
+
+  it("stopped before any request was answered, the run says so and exits 130: interrupted calls are no failures for fail-fast", async () => {
+    // Every request hangs, so the 16 in flight are all interrupted: more than fail-fast's 10 first failures.
+    const hanging = await startDevServer({ port: 0, policy: (req) => toyAnswer(req.lastUserText), faults: { rateHang: 1 } });
+    const tasks = makeSentimentTask(40);
+    const out = join(tasks, "run");
+    try {
+      const run = runCli(["run", tasks, "--model", "openai-compatible:toy", "--base-url", `${hanging.url}/v1`, "--out", out, "--concurrency", "16", "--no-cache"], {});
+      await until(() => (hanging.stats().faults.hang ?? 0) >= 16, 30_000);
+      run.child.kill("SIGINT");
+      const { code } = await run.exited;
+      expect(code, run.stderr()).toBe(130);
+      expect(run.stderr()).toContain("run the same command again to continue");
+      expect(run.stderr()).not.toContain("requests all failed");
+      const stored = readRecords(join(out, "responses.jsonl"));
+      expect(stored.length).toBeGreaterThanOrEqual(16);
+      expect(stored.every((r) => r.status === "error" && r.error?.kind === "interrupted")).toBe(true);
+    } finally {
+      await hanging.close();
     }
   }, 60_000);
 
