@@ -31,6 +31,19 @@ describe("detectDialect", () => {
     );
   });
 
+  it("gives the syntax error of a JSON or YAML file no dialect claims, with its line and column", async () => {
+    const dir = writeTree({ "typo.yaml": "tasks:\n  sentiment: [a, b\n", "typo.json": '{"task_name": "x",\n  "path": [1, 2\n', "comma.json": '{"a": 1,}\n' });
+    const yaml = await configError(detectDialect(path.join(dir, "typo.yaml"), dialects));
+    expect(yaml).toMatchObject({ file: path.join(dir, "typo.yaml"), line: 3, column: 1 });
+    expect(yaml.message).toContain("invalid YAML: Flow sequence");
+    const json = await configError(detectDialect(path.join(dir, "typo.json"), dialects));
+    expect(json).toMatchObject({ file: path.join(dir, "typo.json"), line: 3, column: 1 });
+    expect(json.message).toContain("invalid JSON: Expected ',' or ']' after array element");
+    expect(await configError(detectDialect(path.join(dir, "comma.json"), dialects))).toMatchObject({ line: 1, column: 9 });
+    // A file that parses but is no config of a known dialect still says so.
+    expect((await configError(detectDialect(ULTRAEVAL_JSON, dialects))).message).toContain("no known config dialect reads it");
+  });
+
   it("says when a path does not exist, and when no dialect is registered", async () => {
     const missing = path.join(FIXTURES, "dialects", "no-such-folder");
     expect((await configError(detectDialect(missing, dialects))).message).toMatch(/config path not found: .*no-such-folder/);

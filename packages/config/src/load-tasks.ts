@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { type ConfigDialectV1, ConfigError, type DialectLoadOptions, type TaskSpec } from "@yardstick/core";
+import { configSyntaxError } from "./syntax-check.js";
 
 export interface LoadTasksOptions extends DialectLoadOptions {
   /** The dialects a path may be in (the registry's `dialects`). */
@@ -36,6 +37,9 @@ export async function detectDialect(configPath: string, dialects: readonly Confi
       expected: "a path that exactly one dialect reads; give the files one by one",
     });
   }
+  // A JSON or YAML file that does not parse: its syntax error says more than "no dialect reads it".
+  const syntax = await configSyntaxError(abs);
+  if (syntax) throw syntax;
   const known = dialects.map((d) => `${d.id} — ${d.description ?? "no description"}`).join("; ");
   throw new ConfigError("no known config dialect reads it", {
     file: abs,

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { ConfigError } from "@yardstick/core";
 import type { z } from "zod";
 import { isPlainObject } from "../python-str.js";
+import { parseJsonText } from "../syntax-check.js";
 import { nodeAtPath, nodePosition, parseYamlSource } from "../yaml-source.js";
 import { describeExpected } from "../zod-issues.js";
 import {
@@ -76,7 +77,7 @@ export async function findUltraEvalRoot(file: string): Promise<string | undefine
   }
 }
 
-/** Reads and parses one JSON file; syntax errors become a ConfigError with the line. */
+/** Reads and parses one JSON file; syntax errors become a ConfigError with the line and column. */
 async function readJson(file: string): Promise<{ value: unknown; text: string }> {
   let text: string;
   try {
@@ -84,14 +85,7 @@ async function readJson(file: string): Promise<{ value: unknown; text: string }>
   } catch (cause) {
     throw new ConfigError(`cannot read the file: ${(cause as Error).message}`, { file, cause });
   }
-  try {
-    return { value: JSON.parse(text), text };
-  } catch (cause) {
-    const at = /position (\d+)/.exec((cause as Error).message);
-    const offset = at ? Number(at[1]) : undefined;
-    const line = offset === undefined ? undefined : text.slice(0, offset).split("\n").length;
-    throw new ConfigError(`invalid JSON: ${(cause as Error).message}`, { file, ...(line === undefined ? {} : { line }), expected: "a JSON task config" });
-  }
+  return { value: parseJsonText(file, text, "a JSON task config"), text };
 }
 
 /** Line and column of a key path in JSON text (JSON is YAML), for messages; empty when it cannot be found. */
