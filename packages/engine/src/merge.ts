@@ -7,8 +7,15 @@ import { RUN_FORMAT_VERSION, type ReadManifest, type RunManifest } from "@yardst
 import { RunStore } from "./run-store.js";
 import { RUN_STATS_FORMAT_VERSION, readRunStats, writeRunStats } from "./run-stats-file.js";
 
+export interface MergeOptions {
+  /** Merge shards that did not finish too: the scores then cover only the samples the shards hold. */
+  partial?: boolean;
+}
+
 export interface MergeResult {
   manifest: RunManifest;
+  /** The shard stores that did not finish (merged only with `partial`). */
+  unfinished: string[];
   /** Response records and sample records copied. */
   responses: number;
   samples: number;
@@ -23,7 +30,7 @@ export interface MergeResult {
  * versions, a missing or repeated shard, and a sample found in two shards, naming the stores; the
  * inputs are only read, and `outDir` must be new or empty.
  */
-export async function mergeRunStores(dirs: readonly string[], outDir: string): Promise<MergeResult> {
+export async function mergeRunStores(dirs: readonly string[], outDir: string, options: MergeOptions = {}): Promise<MergeResult> {
   if (dirs.length === 0) throw new ConfigError("merge needs the shard stores to join");
   const stores = dirs.map((d) => new RunStore(resolve(d)));
   const read: ({ store: RunStore } & ReadManifest)[] = [];
@@ -63,6 +70,20 @@ export async function mergeRunStores(dirs: readonly string[], outDir: string): P
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length > 0) {
     throw new ConfigError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} of this run ${missing.length > 1 ? "are" : "is"} missing; given: ${[...byIndex.keys()].sort((a, b) => a - b).map((i) => `${i}/${count}`).join(", ")}`);
+  }
+
+  // A shard whose last run was stopped or killed lacks samples: merged, the scores would cover part of the run.
+  const unfinished: string[] = [];
+  for (const r of read) {
+    const why = await whyUnfinished(r.store);
+    if (why === undefined) continue;
+    if (!options.partial) {
+      throw new ConfigError(
+        `shard ${r.manifest.shard!.index}/${count} did not finish: ${why}; run its command again to finish it (only what has no answer is sent) and merge again, or merge with --partial to score what the shards hold`,
+        { file: r.store.dir },
+      );
+    }
+    unfinished.push(r.store.dir);
   }
 
   const outAbs = resolve(outDir);
@@ -122,7 +143,20 @@ export async function mergeRunStores(dirs: readonly string[], outDir: string): P
   if (sessions.length > 0) await writeRunStats(outAbs, { formatVersion: RUN_STATS_FORMAT_VERSION, sessions });
   // The manifest last: a store without one is not a store, so an interrupted merge is never mistaken for a finished one.
   await out.writeManifest(manifest);
-  return { manifest, responses, samples, sessions: sessions.length, unreadableStats };
+  return { manifest, unfinished, responses, samples, sessions: sessions.length, unreadableStats };
+}
+
+/**
+ * Why a store's run did not finish, or undefined when it did: its last session in run-stats.json says
+ * whether it was stopped; a store without sessions (killed before its first ended, or still running)
+ * has not finished, unless it has no readable run-stats.json at all, where results.json decides.
+ */
+async function whyUnfinished(store: RunStore): Promise<string | undefined> {
+  const { stats, unreadable } = await readRunStats(store.dir);
+  const last = stats.sessions.at(-1);
+  if (last) return last.aborted ? "its last run was stopped" : undefined;
+  if (existsSync(store.resultsPath) && (unreadable || !existsSync(`${store.dir}/run-stats.json`))) return undefined;
+  return "no run of it has finished (killed, or still running)";
 }
 
 function failOnUnreadable(store: RunStore): void {

@@ -14,6 +14,7 @@ import { tuneHeapForStage } from "./heap-tuning.js";
 const MERGE_FLAGS = defineFlags({
   out: { type: "string", value: "DIR", required: true, description: "a new folder for the merged store" },
   plugin: { type: "string", multiple: true, value: "PACKAGE", description: "load a plugin package first (the run's own plugins are loaded too)" },
+  partial: { type: "boolean", description: "merge shards that did not finish too (stopped or killed): the scores cover only the samples they hold" },
   quiet: { type: "boolean", description: "do not print what was merged and where results were written" },
 });
 
@@ -21,7 +22,7 @@ export const MERGE_HELP: readonly CliCommandSpec[] = [
   {
     command: "yardstick merge",
     summary:
-      "Joins the run stores of the shards of one run (yardstick run ... --shard i/n, i = 1..n) into a new store at DIR and scores it; the scores equal those of the same run unsharded. Refuses stores of different runs or format versions and a missing or repeated shard.",
+      "Joins the run stores of the shards of one run (yardstick run ... --shard i/n, i = 1..n) into a new store at DIR and scores it; the scores equal those of the same run unsharded. Refuses stores of different runs or format versions, a missing or repeated shard, and a shard that did not finish (unless --partial).",
     positionals: [{ name: "SHARD_DIR...", description: "the run stores of the shards" }],
     flags: MERGE_FLAGS,
   },
@@ -37,7 +38,9 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   const merged = await mergeRunStores(
     positionals.map((p) => resolve(io.cwd, p)),
     resolve(io.cwd, values.out),
+    { partial: values.partial === true },
   );
+  for (const dir of merged.unfinished) log(`warning: ${dir} did not finish; its samples without an answer are not in the scores (--partial)`);
   if (!values.quiet) {
     log(
       `merged ${positionals.length} shard(s): ${merged.samples} samples, ${merged.responses} response records, ${merged.sessions} run session(s) → ${resolve(io.cwd, values.out)}`,
@@ -59,6 +62,8 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
     log,
   });
   io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total)}\n`);
+  const unanswered = scored.tasks.reduce((a, t) => a + t.unanswered, 0);
+  if (unanswered > 0) log(`${unanswered} sample(s) of the merged store have no final answer (a shard was stopped) and were not scored`);
   if (!values.quiet) log(`results: ${store.resultsPath}`);
   const ultraeval = await writeRunUltraEvalOutputs(store.dir);
   if (ultraeval && !values.quiet) log(`UltraEval outputs: ${ultraeval.dir}`);

@@ -134,6 +134,41 @@ describe("shards and merge", () => {
   });
 });
 
+describe("merging shards that did not finish", () => {
+  it("refuses a stopped or killed shard, naming it and what to do; --partial merges what the shards hold and says what is missing", async () => {
+    const s1 = join(tasks, "p1");
+    const s2 = join(tasks, "p2");
+    expect(await main(runArgs(s1, "--shard", "1/2"), captureIO(env()))).toBe(0);
+    expect(await main(runArgs(s2, "--shard", "2/2"), captureIO(env()))).toBe(0);
+    // Shard 2 as a Ctrl-C leaves it: its session says it was stopped, and its last answers are missing.
+    const statsPath = join(s2, "run-stats.json");
+    const stats = JSON.parse(readFileSync(statsPath, "utf8"));
+    stats.sessions.at(-1).aborted = true;
+    writeFileSync(statsPath, JSON.stringify(stats));
+    const responses = readFileSync(join(s2, "responses.jsonl"), "utf8").trim().split("\n");
+    writeFileSync(join(s2, "responses.jsonl"), `${responses.slice(0, -5).join("\n")}\n`);
+    rmSync(join(s2, "results.json"));
+
+    const stopped = captureIO(env());
+    expect(await main(["merge", s1, s2, "--out", join(tasks, "pm1")], stopped)).toBe(1);
+    expect(stopped.err()).toContain(`${s2}: shard 2/2 did not finish: its last run was stopped; run its command again to finish it`);
+    expect(existsSync(join(tasks, "pm1", "run.json"))).toBe(false);
+
+    // As kill -9 leaves it: no session was recorded at all.
+    rmSync(statsPath);
+    const killed = captureIO(env());
+    expect(await main(["merge", s1, s2, "--out", join(tasks, "pm2")], killed)).toBe(1);
+    expect(killed.err()).toContain("shard 2/2 did not finish: no run of it has finished (killed, or still running)");
+
+    const partial = captureIO(env());
+    expect(await main(["merge", s1, s2, "--out", join(tasks, "pm3"), "--partial"], partial)).toBe(0);
+    expect(partial.err()).toContain(`warning: ${s2} did not finish`);
+    expect(partial.err()).toContain("5 sample(s) of the merged store have no final answer");
+    const results = JSON.parse(readFileSync(join(tasks, "pm3", "results.json"), "utf8"));
+    expect(Object.values(results.meta.tasks as Record<string, { unanswered: number }>).reduce((n, t) => n + t.unanswered, 0)).toBe(5);
+  });
+});
+
 describe("score-run", () => {
   it("re-scores a stored run without sending a request, with its own or an added metric", async () => {
     const dir = join(tasks, "rescore");
