@@ -275,6 +275,8 @@ export const resultsSchema = z.looseObject({
         errors: z.number().int(),
         /** Samples of the store without a final answer (a stopped run). */
         unanswered: z.number().int(),
+        /** Extra attempts the task's requests took over every run of the store (absent without run statistics). */
+        retries: z.number().int().optional(),
         /** The per-sample score that `compare` pairs across runs (the main score when it is per sample). */
         perSampleKey: z.string().optional(),
         failure: z.string().optional(),

@@ -119,7 +119,7 @@ describe("Ctrl-C", () => {
       expect((await scored.exited).code, scored.stderr()).toBe(0);
       expect(scored.stderr()).not.toContain("unreadable");
       const partial = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
-      expect(Object.values(partial.meta.tasks)).toEqual([{ samples: answered, errors: 0, unanswered: interrupted.length, perSampleKey: expect.any(String) }]);
+      expect(Object.values(partial.meta.tasks)).toEqual([{ samples: answered, errors: 0, unanswered: interrupted.length, retries: 0, perSampleKey: expect.any(String) }]);
     } finally {
       await hanging.close();
     }

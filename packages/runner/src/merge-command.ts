@@ -8,6 +8,7 @@ import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable } from "./table.js";
+import { recordTaskRetries } from "./task-retries.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
 import { tuneHeapForStage } from "./heap-tuning.js";
 
@@ -61,7 +62,8 @@ export async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
     competencyRollups: { "linguistic-diagnostics": lindseaRollup },
     log,
   });
-  io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total)}\n`);
+  const { retries } = await recordTaskRetries(store.dir);
+  io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total, retries)}\n`);
   const unanswered = scored.tasks.reduce((a, t) => a + t.unanswered, 0);
   if (unanswered > 0) log(`${unanswered} sample(s) of the merged store have no final answer (a shard was stopped) and were not scored`);
   if (!values.quiet) log(`results: ${store.resultsPath}`);

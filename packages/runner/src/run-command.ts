@@ -10,6 +10,7 @@ import type { CliIO } from "./io.js";
 import { evaluate } from "./evaluate.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
+import { recordTaskRetries } from "./task-retries.js";
 import { withScoringUrls } from "./scoring-settings.js";
 import { tuningHeapByPhase } from "./heap-tuning.js";
 import { checkTasksRunnable, findUnrunnable, loadTaskSpecs } from "./tasks.js";
@@ -273,7 +274,8 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     const fromCache = [...report.answering, ...(report.judging ?? [])].reduce((a, t) => a + t.fromCache, 0);
     if (fromCache > 0 && !values.quiet) log(`${fromCache} answer(s) came from the request cache (${defaultCachePath(io.env)}; --no-cache to ask the server again)`);
     const total = typeof report.results?.total === "number" ? report.results.total : undefined;
-    io.stdout.write(`${formatResultsTable(report.tasks, total)}\n`);
+    const { retries } = await recordTaskRetries(outDir);
+    io.stdout.write(`${formatResultsTable(report.tasks, total, retries)}\n`);
     for (const line of notComputedLines(report.tasks)) log(line);
     if (!values.quiet) log(`results: ${join(outDir, "results.json")}`);
     const ultraeval = await writeRunUltraEvalOutputs(outDir);

@@ -9,6 +9,7 @@ import { cacheRoot } from "./cache-paths.js";
 import type { CliIO } from "./io.js";
 import { loadNamedMetricPackages } from "./metric-packages.js";
 import { withScoringUrls } from "./scoring-settings.js";
+import { recordTaskRetries } from "./task-retries.js";
 import { formatResultsTable, notComputedLines } from "./table.js";
 import { checkTasksRunnable } from "./tasks.js";
 import { writeRunUltraEvalOutputs } from "./ultraeval-outputs.js";
@@ -93,8 +94,9 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
     ...(values.main ? { mainScore: values.main } : {}),
     log,
   });
-  if (values.json) io.stdout.write(`${JSON.stringify(scored.written, null, 2)}\n`);
-  else io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total)}\n`);
+  const { results, retries } = await recordTaskRetries(store.dir);
+  if (values.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total, retries)}\n`);
   for (const line of notComputedLines(scored.tasks)) log(line);
   if (!values.quiet) log(`results: ${store.resultsPath} (${values["metricx-url"] || io.env.YARDSTICK_METRICX_URL ? "no request sent but to the MetricX endpoint" : "no request sent"})`);
   const ultraeval = await writeRunUltraEvalOutputs(store.dir);

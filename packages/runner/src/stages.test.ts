@@ -47,10 +47,15 @@ const runArgs = (out: string, ...more: string[]): string[] => [
   ...more,
 ];
 
-/** sha256 of results.json and every scores/ file of a store, by name. */
+/**
+ * sha256 of results.json and every scores/ file of a store, by name. results.json without its
+ * per-task `retries`: they count the store's run history (a timeout on a loaded machine adds one), not its answers.
+ */
 function derivedDigests(dir: string): Record<string, string> {
   const digest = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
-  const out: Record<string, string> = { "results.json": digest(join(dir, "results.json")) };
+  const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));
+  for (const t of Object.values(results.meta.tasks as Record<string, { retries?: number }>)) delete t.retries;
+  const out: Record<string, string> = { "results.json": createHash("sha256").update(JSON.stringify(results)).digest("hex") };
   for (const f of readdirSync(join(dir, "scores")).sort()) out[`scores/${f}`] = digest(join(dir, "scores", f));
   return out;
 }

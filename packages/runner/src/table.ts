@@ -3,10 +3,11 @@ import type { TaskOutcome } from "@yardstick/engine";
 /**
  * A plain-text table of task scores with the headline's standard error and 95% interval (on the
  * headline's own scale). When no headline interval could be computed, the per-sample scores'
- * interval is shown instead, named by its key.
+ * interval is shown instead, named by its key. `retries`: the extra attempts of each task's requests
+ * (`recordTaskRetries`), "-" when the store keeps no run statistics.
  */
-export function formatResultsTable(tasks: readonly TaskOutcome[], overall?: number): string {
-  const header = ["task", "lang", "metric", "score", "± stderr", "95% CI", "n", "errors"];
+export function formatResultsTable(tasks: readonly TaskOutcome[], overall?: number, retries?: ReadonlyMap<string, number>): string {
+  const header = ["task", "lang", "metric", "score", "± stderr", "95% CI", "n", "errors", "retries"];
   const rows = tasks.map((t) => {
     const h = t.headline;
     const p = t.summary;
@@ -23,11 +24,12 @@ export function formatResultsTable(tasks: readonly TaskOutcome[], overall?: numb
       ...interval,
       String(t.samples),
       String(t.errors),
+      retries ? String(retries.get(t.key) ?? 0) : "-",
     ];
   });
-  if (overall !== undefined) rows.push(["overall", "", "total", fmt(overall), "", "", "", ""]);
+  if (overall !== undefined) rows.push(["overall", "", "total", fmt(overall), "", "", "", "", ""]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const numeric = new Set([3, 4, 6, 7]);
+  const numeric = new Set([3, 4, 6, 7, 8]);
   const line = (cells: string[]): string =>
     cells
       .map((c, i) => (numeric.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
