@@ -27,8 +27,9 @@ export interface MergeResult {
 /**
  * Joins the shard stores of one run (`--shard i/n`, i = 1..n) into one store at `outDir`, which is
  * then scored like an unsharded run. Refuses stores of different runs (fingerprints) or format
- * versions, a missing or repeated shard, and a sample found in two shards, naming the stores; the
- * inputs are only read, and `outDir` must be new or empty.
+ * versions, a missing or repeated shard, a sample found in two shards, and (unless `partial`) a
+ * shard that did not finish, naming the stores; the inputs are only read, and `outDir` must be new
+ * or empty.
  */
 export async function mergeRunStores(dirs: readonly string[], outDir: string, options: MergeOptions = {}): Promise<MergeResult> {
   if (dirs.length === 0) throw new ConfigError("merge needs the shard stores to join");
