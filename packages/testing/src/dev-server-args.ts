@@ -9,7 +9,7 @@ const DEV_SERVER_FLAGS = defineFlags({
   port: { type: "string", value: "N", default: "0, a free port", description: "port to listen on" },
   host: { type: "string", value: "HOST", default: "127.0.0.1", description: "address to bind" },
   policy: { type: "string", value: "P", default: "echo", description: "echo | fixed:TEXT | file:PATH | a named policy" },
-  "latency-ms": { type: "string", value: "N|MIN:MAX", default: "0", description: "delay before each answer: fixed, or seeded uniform in [MIN, MAX]" },
+  "latency-ms": { type: "string", value: "N|MIN:MAX", default: "0", description: "time from a request's arrival to its answer: fixed, or seeded uniform in [MIN, MAX]" },
   "fail-rate-429": { type: "string", value: "R", default: "0", description: "share of requests answered 429 with Retry-After (0..1)" },
   "fail-rate-500": { type: "string", value: "R", default: "0", description: "share of requests answered 500" },
   "fail-rate-529": { type: "string", value: "R", default: "0", description: "share of requests answered 529 (overloaded) with Retry-After" },

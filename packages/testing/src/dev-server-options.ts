@@ -69,7 +69,7 @@ export const devServerOptionsSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(0),
   host: z.string().min(1).default("127.0.0.1"),
   policy: policySchema.default("echo"),
-  /** Fixed delay before each answer, or a seeded uniform draw in [min, max]. */
+  /** Time from a request's arrival to its answer (parsing the body inside it): fixed, or a seeded uniform draw in [min, max]. */
   latencyMs: latencySchema.default(0),
   faults: devServerFaultsSchema.optional(),
   /** Seed of the fault and latency draws. */
