@@ -268,10 +268,13 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
           if (last.error) break;
           responses.push(last.text ?? "");
         }
-        outcome.samples++;
-        if (last.error) outcome.errors++;
-        if (allStored) outcome.fromStore++;
-        progress.advance(1, allStored);
+        // A sample the run's stop cut short is not done (nor failed): a rerun answers it.
+        if (last.error?.kind !== "interrupted") {
+          outcome.samples++;
+          if (last.error) outcome.errors++;
+          if (allStored) outcome.fromStore++;
+          progress.advance(1, allStored);
+        }
         // Hold this worker's slot until its records reach the OS: a kill then loses at most the
         // answers of the samples in flight. A sample that sent nothing (answered by the store or
         // the cache) need not wait: what a kill loses of it is answered again without a request,

@@ -112,6 +112,8 @@ describe("Ctrl-C", () => {
       const session = runStatsSchema.parse(JSON.parse(readFileSync(join(out, "run-stats.json"), "utf8"))).sessions.at(-1)!;
       expect(session.interrupted).toBe(interrupted.length);
       expect(session.errors).toBe(0);
+      // Nor are their samples done: the progress and the session count the answered ones.
+      expect(session.samples.done).toBe(answered);
       expect(first.stderr()).toContain(`${interrupted.length} interrupted (sent again on resume)`);
       expect(existsSync(join(out, "results.json"))).toBe(false);
       // Scored as it stands, the stopped store has 20 answers and no errors: an interrupted call is no answer.
