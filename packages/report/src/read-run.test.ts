@@ -11,6 +11,19 @@ import { writeReport } from "./write-report.js";
 const root = mkdtempSync(join(tmpdir(), "yardstick-report-read-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** A later generate record of a yesno/en sample of the fixture store, without its request. */
+const laterRecord = (sample: string, outcome: Record<string, unknown>) => ({
+  task: "yesno/en",
+  sample,
+  turn: 1,
+  stage: "generate",
+  key: `k-yesno/en-${sample}`,
+  promptHash: `p-${sample}`,
+  cached: false,
+  ...outcome,
+  time: "2026-01-01T00:00:09.500Z",
+});
+
 describe("readRun", () => {
   it("joins prompts, responses, extracted answers, gold and scores per sample in dataset order", async () => {
     const dir = join(root, "full");
@@ -37,18 +50,7 @@ describe("readRun", () => {
   it("takes the latest record of a call and counts the earlier ones as retried", async () => {
     const dir = join(root, "retried");
     writeFixtureStore(dir, standardFixtureTasks());
-    const retry = {
-      task: "yesno/en",
-      sample: "en-3",
-      turn: 1,
-      stage: "generate",
-      status: "ok",
-      key: "k-yesno/en-en-3",
-      promptHash: "p-en-3",
-      cached: false,
-      choices: [{ text: "Answer: yes", finishReason: "stop" }],
-      time: "2026-01-01T00:00:09.500Z",
-    };
+    const retry = laterRecord("en-3", { status: "ok", choices: [{ text: "Answer: yes", finishReason: "stop" }] });
     writeFileSync(join(dir, "responses.jsonl"), `${readFileSync(join(dir, "responses.jsonl"), "utf8")}${JSON.stringify(retry)}\n`);
     const run = await readRun(dir);
     const en3 = run.samples.find((s) => s.id === "en-3")!;
@@ -63,18 +65,10 @@ describe("readRun", () => {
   it("counts a call the run's stop cut short (interrupted) as neither answered nor failed", async () => {
     const dir = join(root, "interrupted");
     writeFixtureStore(dir, standardFixtureTasks());
-    const interrupted = {
-      task: "yesno/en",
-      sample: "en-2",
-      turn: 1,
-      stage: "generate",
+    const interrupted = laterRecord("en-2", {
       status: "error",
-      key: "k-yesno/en-en-2",
-      promptHash: "p-en-2",
-      cached: false,
       error: { kind: "interrupted", attempts: 0, message: "POST /v1/chat/completions interrupted (the run was stopped) after 0 attempt(s); a rerun sends it again" },
-      time: "2026-01-01T00:00:09.500Z",
-    };
+    });
     // en-2's answer is replaced by the interrupted call.
     const others = readFileSync(join(dir, "responses.jsonl"), "utf8")
       .split("\n")
