@@ -286,7 +286,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
     );
     // Samples answered without a request did not wait for their records: the next stage reads them.
     await store.written();
-    progress.endTask();
+    progress.endTask(stop.signal.aborted);
     return outcome;
 
     async function answerTurn(

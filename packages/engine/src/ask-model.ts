@@ -87,6 +87,14 @@ export async function askModel(
     // The cache or the run store could not be written (a full disk): the run stops, this is no model error.
     if (StorageError.isInstance(err)) throw err;
     const error = toErrorRecord(err);
+    // Stopped while it waited for a slot (the stage keeps more calls ready than the limiter lets
+    // out): it never left, so it is no request and leaves no record; a rerun sends it as any
+    // unanswered one. Counted, it made a stop look like twice the concurrency in flight.
+    if (error.kind === "interrupted" && error.attempts === 0) {
+      counts.sent--;
+      progress?.withdrawn?.(at);
+      return { error };
+    }
     // A provider that does not call `onRetry` still says how many attempts a failed request took.
     for (let attempt = retries + 1; attempt < error.attempts; attempt++) {
       progress?.retry?.(at, { attempt, maxAttempts: error.attempts, kind: error.kind, delayMs: 0 });

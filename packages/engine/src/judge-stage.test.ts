@@ -21,6 +21,7 @@ import { runEvaluation } from "./evaluate.js";
 import { type KeptJudgement, resolveJudgements } from "./judgement-records.js";
 import { judgeTasks } from "./judge-stage.js";
 import { createRunManifest } from "./manifest.js";
+import { createRunStats } from "./progress-stats.js";
 import { openRequestCache } from "./request-cache.js";
 import { RunStore } from "./run-store.js";
 import { scoreStore } from "./score-store.js";
@@ -272,7 +273,8 @@ describe("judge stage", () => {
     await store.open(manifestOf(task()));
     const stop = new AbortController();
     try {
-      const running = runEvaluation({ tasks: [task()], registry, model: gen, store, concurrency: 4, signal: stop.signal, judge: { model: judge, modelIdentity: "judge" } });
+      const stats = createRunStats();
+      const running = runEvaluation({ tasks: [task()], registry, model: gen, store, concurrency: 4, signal: stop.signal, progress: stats, judge: { model: judge, modelIdentity: "judge" } });
       const deadline = Date.now() + 10_000;
       while ((hanging.stats().faults.hang ?? 0) < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(hanging.stats().faults.hang ?? 0).toBe(4); // four judge calls hang at the server
@@ -284,6 +286,12 @@ describe("judge stage", () => {
       const stored = judgeRecords(dir);
       expect(stored).toHaveLength(4);
       for (const rec of stored) expect((rec.error as { message: string }).message).toMatch(/interrupted/);
+      // The samples whose judge calls were cut are not judged, and the judge task did not finish:
+      // only the generate stage's samples and task are done.
+      expect(r.judging[0]).toMatchObject({ samples: 0, errors: 0, sent: 4 });
+      const session = stats.session(true);
+      expect(session.samples.done).toBe(SAMPLES);
+      expect(session.tasks).toEqual({ planned: 2, done: 1 });
     } finally {
       await store.close();
       await gen.close();

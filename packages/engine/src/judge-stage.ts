@@ -141,19 +141,20 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       // Batch mode keeps every sample's calls in flight while a batch collects them.
       settings.batchApi ? (settings.batchApi.maxInFlight ?? 100_000) : (settings.concurrency ?? 16),
       async (sample) => {
-        const allStored = await judgeSample(sample);
-        progress.advance(1, allStored);
+        const judged = await judgeSample(sample);
+        // A sample the run's stop cut short is not done (nor failed): a rerun judges it.
+        if (judged !== "interrupted") progress.advance(1, judged === "stored");
         await store.written();
       },
       stop.signal,
     );
-    progress.endTask();
+    progress.endTask(stop.signal.aborted);
     return outcome;
 
-    /** Judges one sample; true when every judgement came from the store. */
-    async function judgeSample(sample: Sample): Promise<boolean> {
+    /** Judges one sample: "stored" when every judgement came from the store, "interrupted" when the run's stop cut a call short. */
+    async function judgeSample(sample: Sample): Promise<"stored" | "judged" | "interrupted"> {
       const answers = answersOf(turns.get(sample.id), turnCount);
-      if (!answers) return true; // unanswered or failed: no judge call
+      if (!answers) return "stored"; // unanswered or failed: no judge call
       const baselineAnswers = answersOf(baselineTurns?.get(sample.id), turnCount, "baseline");
       if (baselineAnswers) answers.push(...baselineAnswers);
       const kept = calls.get(sample.id);
@@ -165,9 +166,8 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
         recordSampleCall(sample, `the judge could not build its requests: ${err instanceof Error ? err.message : String(err)}`);
         outcome.samples++;
         outcome.errors++;
-        return false;
+        return "judged";
       }
-      outcome.samples++;
       // Call "" stands for the sample itself: a build failure of an earlier run is superseded, and a
       // sample the judge asks nothing about is marked judged (else it would stay unanswered).
       const sampleCall = kept?.get(SAMPLE_CALL);
@@ -175,8 +175,10 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       // A sample's calls are independent (a criterion each, an order each): they go out together,
       // so a batch collects them at once; the provider's own limiter caps what is in flight.
       const results = await Promise.all(requests.map((first, index) => judgeWithRetry(sample, first, index, kept)));
+      if (results.some((r) => r.interrupted)) return "interrupted";
+      outcome.samples++;
       if (results.some((r) => r.judgement.error !== undefined)) outcome.errors++;
-      return results.every((r) => r.fromStore);
+      return results.every((r) => r.fromStore) ? "stored" : "judged";
     }
 
     /** One judge request, and the judge's one retry of a reply that did not parse. */
@@ -185,13 +187,13 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       first: JudgeRequest,
       index: number,
       kept: Map<string, StoredCall> | undefined,
-    ): Promise<{ judgement: Judgement; fromStore: boolean }> {
+    ): Promise<{ judgement: Judgement; fromStore: boolean; interrupted: boolean }> {
       const call = await judgeCall(sample, first, first.id, index, kept?.get(first.id));
       const retry = call.judgement.error && call.response && judge.retryRequest?.(first, call.response, call.judgement, options);
       if (!retry) return call;
       const id = `${first.id}${RETRY_SUFFIX}`;
       const second = await judgeCall(sample, retry, id, index, kept?.get(id));
-      return { judgement: second.judgement, fromStore: call.fromStore && second.fromStore };
+      return { judgement: second.judgement, fromStore: call.fromStore && second.fromStore, interrupted: second.interrupted };
     }
 
     async function judgeCall(
@@ -200,12 +202,12 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       call: string,
       index: number,
       kept: StoredCall | undefined,
-    ): Promise<{ judgement: Judgement; response?: ModelResponse; fromStore: boolean }> {
+    ): Promise<{ judgement: Judgement; response?: ModelResponse; fromStore: boolean; interrupted: boolean }> {
       const request = withParams(jr.request);
       const hashed = hashRequest(identity, request);
       if (kept && !kept.error && kept.key === hashed.key && kept.judgement) {
         outcome.fromStore++;
-        return { judgement: kept.judgement, ...(kept.response ? { response: kept.response } : {}), fromStore: true };
+        return { judgement: kept.judgement, ...(kept.response ? { response: kept.response } : {}), fromStore: true, interrupted: false };
       }
       const at: RecordPlace = { task: task.key, sample: sample.id, turn: JUDGE_TURN, stage: "judge", call };
       let judgement: Judgement = {};
@@ -217,7 +219,8 @@ export async function judgeTasks(settings: JudgeSettings): Promise<JudgeResult> 
       // The stage's stop aborts a judge call in flight too (Ctrl-C must not wait for a slow judge): its
       // record says interrupted and a rerun asks again.
       const asked = await askModel(asker, at, request, hashed, kept?.key !== hashed.key, { sample, task, signal: stop.signal }, outcome, judgementOf);
-      return { judgement, ...(asked.response ? { response: asked.response } : {}), fromStore: false };
+      if (asked.error?.kind === "interrupted") return { judgement: { error: asked.error.message }, fromStore: false, interrupted: true };
+      return { judgement, ...(asked.response ? { response: asked.response } : {}), fromStore: false, interrupted: false };
     }
 
     /**

@@ -100,9 +100,9 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
       task.done += n;
       if (fromStore) task.fromStore += n;
     },
-    endTask() {
+    endTask(stopped = false) {
       const task = running.pop();
-      if (!task) return;
+      if (!task || stopped) return;
       tasksDone++;
       finishedSeconds += (now() - task.startedAt) / 1000;
     },
@@ -112,6 +112,10 @@ export function createRunStats(settings: { now?: () => number; wallClock?: () =>
     sent(at) {
       inFlight++;
       add(at, (t) => t.requests++);
+    },
+    withdrawn(at) {
+      inFlight = Math.max(0, inFlight - 1);
+      add(at, (t) => t.requests--);
     },
     answered(at, usage: TokenUsage | undefined) {
       inFlight = Math.max(0, inFlight - 1);

@@ -29,13 +29,16 @@ export interface ProgressReporter {
   startTask(taskKey: string, total: number): void;
   /** `n` samples finished; `fromStore` ones were already answered before this run. */
   advance(n: number, fromStore?: boolean): void;
-  endTask(): void;
+  /** The task started last ends; `stopped`: the run was stopped before it finished (it is not done). */
+  endTask(stopped?: boolean): void;
   /** A stage will run this many tasks (each stage says so once; the counts add up). */
   plan?(tasks: number): void;
   /** A request answered from the request cache. */
   cached?(at: RequestPlace): void;
-  /** A request sent to the model (or into a batch); `answered` or `failed` follows. */
+  /** A request sent to the model (or into a batch); `answered`, `failed` or `withdrawn` follows. */
   sent?(at: RequestPlace): void;
+  /** A request the run's stop cut off before it left (it waited for a slot): not sent after all. */
+  withdrawn?(at: RequestPlace): void;
   answered?(at: RequestPlace, usage: TokenUsage | undefined): void;
   /** A request that failed for good, after its retries. */
   failed?(at: RequestPlace, error: ModelErrorRecord): void;
@@ -169,16 +172,17 @@ export function createProgressReporter(settings: ProgressSettings): ProgressDisp
       else lastDraw = now();
     },
     advance: then((n: number, fromStore?: boolean) => stats.advance(n, fromStore)),
-    endTask() {
+    endTask(stopped) {
       const running = stats.runningTasks();
       const finished = running[running.length - 1];
-      stats.endTask();
+      stats.endTask(stopped);
       if (closed || !finished) return;
       if (tty) redraw(`${formatTaskLine(finished, columns() - 1)}\n`);
       else stream.write(`${formatPlainTaskLine(finished)}\n`);
     },
     cached: then((at: RequestPlace) => stats.cached(at)),
     sent: (at) => stats.sent(at),
+    withdrawn: (at) => stats.withdrawn(at),
     answered: (at, usage) => stats.answered(at, usage),
     failed: then((at: RequestPlace, error: ModelErrorRecord) => stats.failed(at, error)),
     retry: then((at: RequestPlace, notice: RetryNotice) => stats.retry(at, notice)),
