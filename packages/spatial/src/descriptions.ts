@@ -1,7 +1,7 @@
 import type { Mode } from "./constants.js";
 import { SpatialGenerationError } from "./errors.js";
 import { sharedDirectionCodes, type Relations } from "./relations.js";
-import { type Shape, shapeLabel, shapeMeasure } from "./shape.js";
+import { type Shape, shapeLabel, shapeLabels, shapeMeasure } from "./shape.js";
 
 /** `There are 3 shapes in a canvas. ` / `There is 1 shape in a canvas. ` */
 export function header(n: number): string {
@@ -48,7 +48,7 @@ const PHRASES: readonly (readonly string[])[] = X_WORDS.map((x) =>
 function relational(shapes: readonly Shape[], rels: readonly Relations[], onlyLater: boolean, mode: Mode): string {
   const n = shapes.length;
   let out = headerSentence(n);
-  const labels = shapes.map(shapeLabel);
+  const labels = shapeLabels(shapes);
   for (let i = 0; i < n; i++) {
     out += ` There is a ${labels[i]} in the canvas.`;
     const codes = sharedDirectionCodes(rels[i]!, n);

@@ -7,7 +7,7 @@ import { getRelationships } from "./relations.js";
 import { sampleShapes } from "./sampling.js";
 import type { Shape } from "./shape.js";
 import { TASKS_BY_NAME } from "./tasks/index.js";
-import { CanvasRejected, type QA } from "./tasks/types.js";
+import { CanvasRejected, type QA, type SpatialTask } from "./tasks/types.js";
 
 export interface GenerateOptions {
   /** Shapes per canvas (1..24). */
@@ -54,7 +54,16 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
   }
   // Keep upstream's task order whatever order they were given in: it fixes the RNG draw order.
   const ordered = TASK_NAMES.filter((t) => tasks.includes(t));
-  return { shapes, count, seed: String(options.seed), mode: options.mode ?? "fixed", tasks: ordered };
+  return { shapes, count, seed: String(options.seed), mode: canonicalMode(options.mode ?? "fixed"), tasks: ordered };
+}
+
+/**
+ * The mode as the literal itself. In a worker thread the options arrive as copies of the strings;
+ * optimized code comparing such a copy with the literal deoptimized ("wrong instance type") once
+ * the copy had been used as a property key, which turns it into a thin string.
+ */
+function canonicalMode(mode: Mode): Mode {
+  return mode === "compat" ? "compat" : mode === "fixed" ? "fixed" : mode;
 }
 
 /** A short hash of everything that changes the generated content; part of every item id. */
@@ -109,10 +118,9 @@ export function generateCanvas(options: ResolvedOptions, index: number): CanvasR
   const name = `canvas_${options.shapes}_${index}`;
   const rng = createRng(canvasSeedState(`${cachedFingerprint(options)}:${index}`));
   let lastReason = "";
-  const tasks = options.tasks.map((t) => TASKS_BY_NAME[t]);
   for (let attempt = 0; attempt < MAX_CANVAS_ATTEMPTS; attempt++) {
     const shapes = sampleShapes(options.shapes, rng, name);
-    const refusing = tasks.find((t) => t.accepts !== undefined && !t.accepts(shapes, options.mode));
+    const refusing = refusingTask(options, shapes);
     if (refusing !== undefined) {
       lastReason = `${refusing.name} cannot use the canvas`;
       continue;
@@ -128,6 +136,15 @@ export function generateCanvas(options: ResolvedOptions, index: number): CanvasR
     `${name}: no usable canvas with ${options.shapes} shapes after ${MAX_CANVAS_ATTEMPTS} draws (${lastReason}); ` +
       "try fewer shapes, fewer tasks or --mode compat",
   );
+}
+
+/** The first task that cannot use the canvas. A loop rather than map and find: see shapeLabels. */
+function refusingTask(options: ResolvedOptions, shapes: Shape[]): SpatialTask | undefined {
+  for (const name of options.tasks) {
+    const task = TASKS_BY_NAME[name];
+    if (task.accepts !== undefined && !task.accepts(shapes, options.mode)) return task;
+  }
+  return undefined;
 }
 
 function buildRecord(options: ResolvedOptions, index: number, name: string, shapes: Shape[], rng: Rng) {

@@ -14,27 +14,30 @@ const UNIT_CIRCLE = Array.from({ length: CIRCLE_SEGMENTS }, (_, k) => {
   return [Math.cos(a), Math.sin(a)] as const;
 });
 
+/**
+ * Every vertex comes from this one literal, and every polygon is a packed array: vertices of
+ * integers (squares) and of fractions (circles, triangles) from separate literals, and a mapped
+ * circle next to literal squares, were arrays of different elements kinds, which deoptimized
+ * separatedAlongEdges. One allocation site settles on doubles for all.
+ */
+function vertex(x: number, y: number): readonly [number, number] {
+  return [x, y];
+}
+
 export function shapePolygon(shape: Shape): Polygon {
   const [cx, cy] = shape.center;
   const m = shapeMeasure(shape);
   if (shape.kind === "Circle") {
-    return UNIT_CIRCLE.map(([c, s]) => [cx + m * c, cy + m * s] as const);
+    const out: (readonly [number, number])[] = [];
+    for (const [c, s] of UNIT_CIRCLE) out.push(vertex(cx + m * c, cy + m * s));
+    return out;
   }
   if (shape.kind === "Square") {
     const b = bbox(shape);
-    return [
-      [b.left, b.bottom],
-      [b.right, b.bottom],
-      [b.right, b.top],
-      [b.left, b.top],
-    ];
+    return [vertex(b.left, b.bottom), vertex(b.right, b.bottom), vertex(b.right, b.top), vertex(b.left, b.top)];
   }
   const half = Math.floor(m / 2);
-  return [
-    [cx - half, cy - m / (2 * SQRT3)],
-    [cx + half, cy - m / (2 * SQRT3)],
-    [cx, cy + m / SQRT3],
-  ];
+  return [vertex(cx - half, cy - m / (2 * SQRT3)), vertex(cx + half, cy - m / (2 * SQRT3)), vertex(cx, cy + m / SQRT3)];
 }
 
 function separatedAlongEdges(a: Polygon, b: Polygon): boolean {

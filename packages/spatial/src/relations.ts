@@ -1,4 +1,4 @@
-import { bbox, type BBox, type Shape } from "./shape.js";
+import { type BBox, bboxes, type Shape } from "./shape.js";
 
 /** Indices of the shapes in each direction of one origin shape, nearest first. */
 export interface Relations {
@@ -37,10 +37,18 @@ export function relationsOf(boxes: readonly BBox[], i: number): Relations {
   return rel;
 }
 
+/**
+ * Sort keys, reused (sortBy does not nest). A Float64Array because keys are integers on some
+ * canvases and fractions (triangle edges) on others: an array of them changed elements kind and
+ * deoptimized its readers.
+ */
+const KEYS = new Float64Array(24);
+
 /** Stable ascending insertion sort of indices by key. */
 function sortBy(items: number[], key: (k: number) => number): void {
   if (items.length < 2) return;
-  const keys = items.map(key);
+  const keys = items.length <= KEYS.length ? KEYS : new Float64Array(items.length);
+  for (let a = 0; a < items.length; a++) keys[a] = key(items[a]!);
   for (let a = 1; a < items.length; a++) {
     const item = items[a]!;
     const k = keys[a]!;
@@ -77,8 +85,11 @@ const SHARED: DirectionCodes = { x: new Uint8Array(24), y: new Uint8Array(24) };
  */
 export function sharedDirectionCodes(rel: Relations, n: number): DirectionCodes {
   if (n > SHARED.x.length) return directionCodes(rel, n);
-  SHARED.x.fill(0, 0, n);
-  SHARED.y.fill(0, 0, n);
+  // A loop: TypedArray.prototype.fill is a C++ builtin call, dear for a few entries.
+  for (let j = 0; j < n; j++) {
+    SHARED.x[j] = 0;
+    SHARED.y[j] = 0;
+  }
   return fillCodes(rel, SHARED.x, SHARED.y);
 }
 
@@ -91,6 +102,9 @@ function fillCodes(rel: Relations, x: Uint8Array, y: Uint8Array): DirectionCodes
 }
 
 export function getRelationships(shapes: readonly Shape[]): Relations[] {
-  const boxes = shapes.map(bbox);
-  return shapes.map((_, i) => relationsOf(boxes, i));
+  const boxes = bboxes(shapes);
+  // A loop, not map: a packed array whether or not this is optimized (see shapeLabels).
+  const rels: Relations[] = [];
+  for (let i = 0; i < shapes.length; i++) rels.push(relationsOf(boxes, i));
+  return rels;
 }

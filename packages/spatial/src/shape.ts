@@ -26,7 +26,9 @@ export function shapeMeasure(shape: Pick<Shape, "kind" | "size">): number {
 }
 
 export function bbox(shape: Shape): BBox {
-  const [cx, cy] = shape.center;
+  // Indexing, not destructuring: optimized code still called the array iterator for it.
+  const cx = shape.center[0];
+  const cy = shape.center[1];
   const m = shapeMeasure(shape);
   switch (shape.kind) {
     case "Circle":
@@ -72,6 +74,25 @@ const LABELS: readonly string[] = SHAPE_KINDS.flatMap((kind) =>
 /** `"large red circle"`: size, colour and kind in lowercase. */
 export function shapeLabel(shape: Pick<Shape, "kind" | "color" | "size">): string {
   return LABELS[comboIndex(shape)]!;
+}
+
+/**
+ * `shapes.map(shapeLabel)` as a loop. Arrays shared between functions are built with push, never
+ * with `Array.prototype.map`: the builtin returns a packed array, TurboFan's inlined map a holey one,
+ * so once a caller was optimized every consumer compiled for the other kind deoptimized ("wrong
+ * map") and was compiled again.
+ */
+export function shapeLabels(shapes: readonly Shape[]): string[] {
+  const labels: string[] = [];
+  for (let k = 0; k < shapes.length; k++) labels.push(shapeLabel(shapes[k]!));
+  return labels;
+}
+
+/** `shapes.map(bbox)` as a loop (a packed array, see shapeLabels). */
+export function bboxes(shapes: readonly Shape[]): BBox[] {
+  const boxes: BBox[] = [];
+  for (let k = 0; k < shapes.length; k++) boxes.push(bbox(shapes[k]!));
+  return boxes;
 }
 
 /** Identity ignores position, as upstream's __eq__/__hash__ do. */

@@ -22,6 +22,8 @@ export const countTask: SpatialTask = {
     if (picked === undefined) {
       throw new SpatialGenerationError(`${ctx.canvasName}: count: no question has a ${expected === 0 ? "zero" : "non-zero"} answer`);
     }
-    return { questions: picked.map((k): QA => [QUESTIONS[k]!, answer(k)]) };
+    // A literal, not picked.map: a packed array whether or not this is optimized (see shapeLabels).
+    const qa = (k: number): QA => [QUESTIONS[k]!, answer(k)];
+    return { questions: [qa(picked[0]), qa(picked[1]), qa(picked[2])] };
   },
 };

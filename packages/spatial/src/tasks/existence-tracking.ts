@@ -37,7 +37,9 @@ export const existenceTrackingTask: SpatialTask = {
     const { rng, mode } = ctx;
     const askTable = ASK[mode];
     const ask = (c: number): string => askTable[c]!;
-    const inCanvas: number[] = ctx.shapes.map(comboIndex);
+    // A loop, not map: a packed array whether or not this is optimized (see shapeLabels).
+    const inCanvas: number[] = [];
+    for (const s of ctx.shapes) inCanvas.push(comboIndex(s));
     const notIn: number[] = [];
     // The shuffle's draws depend only on the length: the same as shuffling allCombinations().
     const choices = rng.shuffle(COMBO_INDICES.slice());

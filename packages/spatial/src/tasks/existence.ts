@@ -23,6 +23,8 @@ export const existenceTask: SpatialTask = {
     if (picked === undefined) {
       throw new SpatialGenerationError(`${ctx.canvasName}: existence: no question has the answer "${expected}"`);
     }
-    return { questions: picked.map((k): QA => [QUESTIONS[k]!, answer(k)]) };
+    // A literal, not picked.map: a packed array whether or not this is optimized (see shapeLabels).
+    const qa = (k: number): QA => [QUESTIONS[k]!, answer(k)];
+    return { questions: [qa(picked[0]), qa(picked[1]), qa(picked[2])] };
   },
 };

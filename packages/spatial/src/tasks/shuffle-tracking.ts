@@ -1,6 +1,6 @@
 import { ending, headerSentence } from "../descriptions.js";
 import { COMPAT_ORDINALS, ordinal } from "../ordinals.js";
-import { shapeLabel } from "../shape.js";
+import { shapeLabels } from "../shape.js";
 import type { QA, SpatialTask } from "./types.js";
 
 /**
@@ -18,7 +18,7 @@ export const shuffleTrackingTask: SpatialTask = {
     const horizontal = rng.random() < 0.5;
     const axis = horizontal ? 0 : 1;
     // Labels stand for the shapes from here on (combinations, hence labels, are unique on a canvas).
-    const line: string[] = [...ctx.shapes].sort((a, b) => a.center[axis] - b.center[axis]).map(shapeLabel);
+    const line = shapeLabels([...ctx.shapes].sort((a, b) => a.center[axis] - b.center[axis]));
 
     let text = headerSentence(n);
     let listed = line;

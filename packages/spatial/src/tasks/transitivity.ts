@@ -1,5 +1,5 @@
 import type { Relations } from "../relations.js";
-import { bbox, type Shape, shapeLabel } from "../shape.js";
+import { type BBox, bboxes, type Shape, shapeLabel, shapeLabels } from "../shape.js";
 import { ending, headerSentence } from "../descriptions.js";
 import { CanvasRejected, type QA, type SpatialTask, type TaskContext, type TaskOutput } from "./types.js";
 
@@ -104,18 +104,39 @@ let lastChains: Chains | undefined;
 function chainsOf(shapes: readonly Shape[]): Chains {
   const n = shapes.length;
   if (lastChains !== undefined && lastChains.shapes === shapes && lastChains.n === n) return lastChains;
-  const boxes = shapes.map(bbox);
-  const left = boxes.map((b) => b.left);
-  const right = boxes.map((b) => b.right);
-  const bottom = boxes.map((b) => b.bottom);
-  const top = boxes.map((b) => b.top);
-  lastChains = { shapes, n, horizontal: computeStrictChain(left, right), vertical: computeStrictChain(bottom, top) };
+  const boxes = bboxes(shapes);
+  const horizontal = computeStrictChain(edges(boxes, "horizontal"));
+  lastChains = { shapes, n, horizontal, vertical: computeStrictChain(edges(boxes, "vertical")) };
   return lastChains;
 }
 
+/**
+ * Each box's low and high edge on one axis, in arrays reused by every call (read before the next).
+ * Float64Arrays because vertical edges are integers on some canvases and fractions (triangles) on
+ * others: plain arrays of them changed elements kind and deoptimized computeStrictChain.
+ */
+interface Edges {
+  n: number;
+  lo: Float64Array;
+  hi: Float64Array;
+}
+
+const EDGES: Edges = { n: 0, lo: new Float64Array(24), hi: new Float64Array(24) };
+
+function edges(boxes: readonly BBox[], axis: Axis): Edges {
+  const n = boxes.length;
+  const e = n <= EDGES.lo.length ? EDGES : { n, lo: new Float64Array(n), hi: new Float64Array(n) };
+  e.n = n;
+  for (let k = 0; k < n; k++) {
+    const b = boxes[k]!;
+    e.lo[k] = axis === "horizontal" ? b.left : b.bottom;
+    e.hi[k] = axis === "horizontal" ? b.right : b.top;
+  }
+  return e;
+}
+
 /** Shapes ordered by (lo, hi), ties in canvas order; undefined unless both edges strictly increase along it. */
-function computeStrictChain(lo: readonly number[], hi: readonly number[]): number[] | undefined {
-  const n = lo.length;
+function computeStrictChain({ n, lo, hi }: Edges): number[] | undefined {
   const order: number[] = [];
   // A stable insertion sort: the order Array.prototype.sort gives with the comparator (lo, then hi).
   for (let k = 0; k < n; k++) {
@@ -163,7 +184,7 @@ function generateFixed(ctx: TaskContext): TaskOutput {
   // Ascending chain order means "further left" / "further down" for lower positions.
   const lowDir = axis === "horizontal" ? "Left" : "Below";
   const highDir = axis === "horizontal" ? "Right" : "Above";
-  const labels = shapes.map(shapeLabel);
+  const labels = shapeLabels(shapes);
   let description = `${headerSentence(n)} There is a ${labels[origin]} in the canvas.`;
   // rng.shuffle([lowDir, highDir]): one draw, 1 keeps the order.
   const lowFirst = rng.int(0, 1) === 1;
