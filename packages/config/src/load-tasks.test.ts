@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { ConfigError } from "@yardstick/core";
 import { describe, expect, it } from "vitest";
@@ -42,6 +43,15 @@ describe("detectDialect", () => {
     expect(await configError(detectDialect(path.join(dir, "comma.json"), dialects))).toMatchObject({ line: 1, column: 9 });
     // A file that parses but is no config of a known dialect still says so.
     expect((await configError(detectDialect(ULTRAEVAL_JSON, dialects))).message).toContain("no known config dialect reads it");
+  });
+
+  it("calls a binary file named like a config a binary file, with none of its bytes in the message", async () => {
+    const dir = writeTree({});
+    const file = path.join(dir, "program.yaml");
+    // An executable's first bytes: a NUL and a terminal escape sequence that must not reach the terminal.
+    writeFileSync(file, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x0a, 0x3a, 0x3a, 0x0a]));
+    const err = await configError(detectDialect(file, dialects));
+    expect(err.message).toBe(`${file}: a binary file, not a config (expected YAML text)`);
   });
 
   it("says when a path does not exist, and when no dialect is registered", async () => {

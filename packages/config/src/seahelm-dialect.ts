@@ -2,7 +2,7 @@
  * SEA-HELM YAML as a `ConfigDialectV1`: `config.yaml` files (or folders holding them) become
  * TaskSpecs. Everything SEA-HELM-specific stays behind this seam.
  */
-import { open, readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { type ConfigDialectV1, ConfigError, type DialectLoadOptions, type TaskSpec } from "@yardstick/core";
 import { parseDocument } from "yaml";
@@ -13,6 +13,7 @@ import { type LoadedConfigs, loadSeaHelmConfigs, loadSeaHelmConfigsCollecting } 
 import { isPlainObject } from "./python-str.js";
 import { DEFAULT_MAX_THINK_TOKENS, loadReasoningConfig, loadSeaHelmConstants } from "./seahelm-constants.js";
 import { selectSuite } from "./select-suite.js";
+import { looksBinary } from "./syntax-check.js";
 import { SEAHELM_DIALECT_ID, toTaskSpecs } from "./to-task-specs.js";
 
 export const TASK_CONFIG_FILE_NAME = "task_config.yaml";
@@ -20,9 +21,6 @@ export const CONSTANTS_FILE_NAME = "constants.yaml";
 export const REASONING_CONFIG_FILE_NAME = "reasoning_generation_config.yaml";
 /** Upstream keeps its chat templates in `chat_templates/` beside `seahelm_tasks/`. */
 export const BASE_MODEL_TEMPLATE_PATH = path.join("chat_templates", "base_model.jinja");
-
-/** How many leading bytes are checked for NUL when telling text from binary files. */
-const SNIFF_BYTES = 8192;
 
 /**
  * An optional ability beyond `ConfigDialectV1`: every problem of a config instead of only the first,
@@ -111,17 +109,6 @@ export async function detectSeaHelm(configPath: string): Promise<boolean> {
 async function holdsConfigFile(dir: string): Promise<boolean> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.some((e) => e.isFile() && e.name === CONFIG_FILE_NAME);
-}
-
-async function looksBinary(file: string): Promise<boolean> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Another YAML file counts when it is a mapping of tasks, each a mapping with `languages`. */
