@@ -148,6 +148,25 @@ describe("createBalancer", () => {
     expect(balancer.stats()[0]!.setAside).toBe(1);
   });
 
+  it("a server set aside by the caller before any attempt (down at start) gets nothing until a probe finds it back", async () => {
+    const a = await startServer(1);
+    open.servers.push(a.server);
+    const b = await startServer(1);
+    const bPort = b.port;
+    await stop(b.server); // down when the run starts
+    const { transport, balancer } = setUp([a.url, b.url]);
+    balancer.setAside(balancer.lanes[1]!, "connect ECONNREFUSED");
+    const before = await drive(transport, balancer, 60, 4);
+    expect(before.every((r) => r.ok && r.url === a.url)).toBe(true);
+    expect(balancer.stats()[1]).toMatchObject({ requests: 0, errors: 0, setAside: 1 });
+    // It comes up on its port: the probe brings it back and it gets its share.
+    const back = await startServer(1, bPort);
+    open.servers.push(back.server);
+    while (balancer.lanes[1]!.setAside) await new Promise((r) => setTimeout(r, 20));
+    const after = await drive(transport, balancer, 100, 4);
+    expect(after.filter((r) => r.url === b.url).length).toBeGreaterThan(20);
+  });
+
   it("a server back after failing for a while gets its share again at once", async () => {
     const a = await startServer(3);
     const b = await startServer(3);

@@ -62,6 +62,11 @@ export interface Balancer {
   /** Counts how the attempt picked on `lane` ended; `why` (a "down" attempt's message) goes into the outage error. */
   end(lane: Lane, outcome: AttemptOutcome, latencyMs: number, why?: string): void;
   /**
+   * Sets an endpoint aside that the caller found down outside an attempt (a start-up check), to be
+   * probed and brought back like one that failed its attempts.
+   */
+  setAside(lane: Lane, why: string): void;
+  /**
    * Resolves once an endpoint is usable again; rejects with an `OutageError` when every endpoint has
    * been set aside for `maxOutageMs` (at once when that already happened), or with the signal's reason.
    */
@@ -312,6 +317,12 @@ export function createBalancer(endpoints: readonly Endpoint[], settings: Balance
       if (!Number.isNaN(lane.ewmaMs)) lane.ewmaMs += EWMA_WEIGHT * (DOWN_PENALTY * Math.max(latencyMs, lane.ewmaMs) - lane.ewmaMs);
       lane.consecutiveDown++;
       if (!lane.setAside && (outcome === "unreachable" || lane.consecutiveDown >= failuresToSetAside)) setAside(lane);
+    },
+    setAside(picked, why) {
+      const lane = picked as LaneState;
+      if (closed || lane.setAside) return;
+      lane.lastWhy = why;
+      setAside(lane);
     },
     whenAvailable(signal) {
       if (setAsideCount < lanes.length) return Promise.resolve();

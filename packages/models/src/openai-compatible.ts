@@ -33,7 +33,7 @@ import { parseSettings } from "./config-error.js";
 import { choicesInPromptOrder, type EchoedCompletion, fastEchoedCompletion, scoreEchoedChoice } from "./loglikelihood.js";
 import { abortedCallError, type CallFailure, createScrubber, failedCallError, ModelCallError, retryDelay, shortErrorText, statusFailure } from "./model-call-error.js";
 import { type OpenAICompatibleSettings, openAICompatibleSettingsSchema } from "./openai-settings.js";
-import { agreedServedModel, modelListSchema, type ServedModelReport, servedModelInfo } from "./served-model.js";
+import { agreedServedModel, modelListSchema, sameServedModel, type ServedModelReport, servedModelInfo } from "./served-model.js";
 import { openAIChatFields, openAISamplingFields } from "./openai-request-body.js";
 import { MalformedToolCall } from "./tool-params.js";
 import { chatResponseSchema, completionResponseSchema, fastChatResponse, noContentProblem, toChatResponse, toCompletionResponse } from "./wire-format.js";
@@ -46,6 +46,11 @@ export interface OpenAICompatibleProvider extends ModelProviderV1 {
   readonly baseURLs: readonly string[];
   /** What went to each base URL so far (attempts, failed attempts, mean latency, times set aside). */
   endpointStats(): EndpointStats[];
+  /**
+   * Sets a base URL aside that a start-up check found unreachable: it gets no request until a probe
+   * finds it answering (and, once `describeServedModel` has run, serving the same checkpoint).
+   */
+  setBaseURLAside(baseURL: string, why: string): void;
   loglikelihood(request: LoglikelihoodRequest, ctx?: ModelCallContext): Promise<LoglikelihoodResult>;
   loglikelihoodBatch(requests: readonly LoglikelihoodRequest[], ctx?: ModelCallContext): Promise<LoglikelihoodResult[]>;
   describeServedModel(ctx?: CallContext): Promise<ServedModelInfo | undefined>;
@@ -159,11 +164,19 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
   };
   if (s.apiKey !== undefined && s.apiKey !== "") headers.authorization = `Bearer ${s.apiKey}`;
   const scrub = createScrubber([s.apiKey, ...Object.values(s.headers)]);
+  // What the base URLs agreed they serve (describeServedModel), once asked.
+  let agreed: { info: ServedModelInfo | undefined } | undefined;
   const balancer = createBalancer(transport.endpoints, {
     maxOutageMs: s.maxOutageMs,
     // Any HTTP answer but a 5xx means the server is back (a 404: it has no /models, but it answers).
-    probe: (endpoint) => transport.get(endpoint, "/models", headers, PROBE_TIMEOUT_MS).then((r) => r.status < 500, () => false),
+    probe: (endpoint) => transport.get(endpoint, "/models", headers, PROBE_TIMEOUT_MS).then((r) => r.status < 500 && servesAgreedModel(r), () => false),
   });
+  /** A base URL back with another checkpoint (a replica restarted on another model) would mix answers in one run: it stays aside. */
+  function servesAgreedModel(reply: { status: number; text: string }): boolean {
+    if (agreed === undefined || reply.status !== 200) return true;
+    const list = parseBody(reply.text, decodeModelList);
+    return !list.parsed || sameServedModel(servedModelInfo(list.value, s.modelId), agreed.info);
+  }
   const who = `openai-compatible model "${s.modelId}"`;
   let closed = false;
 
@@ -414,7 +427,9 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
    * agreedServedModel). Errors and warnings come in base-URL order, whatever answered first.
    */
   async function describeServedModel(ctx?: CallContext): Promise<ServedModelInfo | undefined> {
-    const endpoints = transport.endpoints.filter((e, i, all) => all.findIndex((o) => o.url === e.url) === i);
+    // A base URL set aside (down at start) is not asked: its probe checks it against what the others agreed.
+    const up = new Set(balancer.lanes.filter((l) => !l.setAside).map((l) => l.endpoint));
+    const endpoints = transport.endpoints.filter((e, i, all) => up.has(e) && all.findIndex((o) => o.url === e.url) === i);
     const asked = endpoints.map((endpoint) => askServedModel(endpoint, ctx));
     for (const a of asked) a.catch(() => {}); // failures after the one reported are dropped, not left unhandled
     const reports: ServedModelReport[] = [];
@@ -423,7 +438,9 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
       if (warning) ctx?.log?.(warning);
       reports.push(report);
     }
-    return agreedServedModel(s.modelId, reports);
+    const info = agreedServedModel(s.modelId, reports);
+    agreed = { info };
+    return info;
   }
 
   async function askServedModel(endpoint: Endpoint, ctx?: CallContext): Promise<{ report: ServedModelReport; warning?: string }> {
@@ -448,6 +465,11 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Open
     limiter,
     baseURLs: transport.endpoints.map((e) => e.url),
     endpointStats: () => balancer.stats(),
+    setBaseURLAside(baseURL, why) {
+      const lane = balancer.lanes[baseURLs.indexOf(baseURL)];
+      if (lane === undefined) throw new TypeError(`${who}: ${baseURL} is not one of its base URLs`);
+      balancer.setAside(lane, why);
+    },
     // Base URLs stay out on purpose: the cache survives moving the model to another server.
     identity: () => `openai-compatible:${s.modelId}`,
     generate,

@@ -52,7 +52,8 @@ const describe = (info: ServedModelInfo | undefined): string =>
         ...(info.ownedBy !== undefined ? [`owned_by ${JSON.stringify(info.ownedBy)}`] : []),
       ].join(", ");
 
-const same = (a: ServedModelInfo | undefined, b: ServedModelInfo | undefined): boolean =>
+/** Whether two base URLs report the same checkpoint, context length and owner. */
+export const sameServedModel = (a: ServedModelInfo | undefined, b: ServedModelInfo | undefined): boolean =>
   a?.root === b?.root && a?.maxModelLen === b?.maxModelLen && a?.ownedBy === b?.ownedBy;
 
 /**
@@ -64,7 +65,7 @@ export function agreedServedModel(modelId: string, reports: readonly ServedModel
   const first = reports[0];
   if (!first) return undefined;
   for (const other of reports.slice(1)) {
-    if (same(first.info, other.info)) continue;
+    if (sameServedModel(first.info, other.info)) continue;
     const what = first.info?.root !== other.info?.root ? "different checkpoints (root)" : "different model settings";
     throw new ConfigError(
       `the base URLs serve model "${modelId}" with ${what}: ${first.url} reports ${describe(first.info)}, ${other.url} reports ${describe(other.info)}; requests are shared among the base URLs, so the run would mix their answers — point every base URL at the same checkpoint, or evaluate them as separate runs`,

@@ -10,10 +10,22 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-async function dev(port = 0): Promise<DevServer> {
-  const s = await startDevServer({ port, policy: { fixed: "fine" } });
+async function dev(port = 0, root?: string): Promise<DevServer> {
+  const s = await startDevServer({ port, policy: { fixed: "fine" }, ...(root ? { root } : {}) });
   cleanups.push(() => s.close());
   return s;
+}
+
+/** A free port on 127.0.0.1 where nothing listens (yet). */
+async function closedPort(): Promise<number> {
+  const s = await startDevServer({ port: 0, policy: { fixed: "" } });
+  await s.close();
+  return s.port;
+}
+
+async function until(ready: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ready() && Date.now() < deadline) await sleep(20);
 }
 
 const chat = (text: string): ChatRequest => ({ kind: "chat", messages: [{ role: "user", content: text }], params: { maxTokens: 8 } });
@@ -34,6 +46,31 @@ describe("a provider whose server goes away", () => {
     expect(answers.map((a) => a.text)).toEqual(Array(6).fill("fine"));
     // Each was sent once to the server back: the waits sent nothing.
     expect(again.stats().requests["/v1/messages"]).toBe(6);
+  });
+
+  it("OpenAI-compatible: a base URL set aside at start joins once it answers with the checkpoint the others serve, not another", async () => {
+    const a = await dev(0, "/models/ckpt-a");
+    const port = await closedPort();
+    const model = createOpenAICompatible({ modelId: "yardstick-dev", baseURLs: [`${a.url}/v1`, `http://127.0.0.1:${port}/v1`] });
+    cleanups.push(() => model.close());
+    model.setBaseURLAside(`http://127.0.0.1:${port}/v1`, "ECONNREFUSED");
+    // The served model is asked of the base URLs that are up only.
+    expect(await model.describeServedModel()).toMatchObject({ root: "/models/ckpt-a" });
+    await Promise.all(Array.from({ length: 8 }, (_, i) => model.generate(chat(`${i}`))));
+    expect(model.endpointStats()[1]).toMatchObject({ requests: 0, setAside: 1 });
+    // Back with another checkpoint: answers would mix models, so it stays aside.
+    const wrong = await dev(port, "/models/ckpt-b");
+    await until(() => (wrong.stats().requests["/v1/models"] ?? 0) >= 2, 5000);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => model.generate(chat(`${i}`))));
+    expect(model.endpointStats()[1]).toMatchObject({ requests: 0 });
+    expect(wrong.stats().requests["/v1/chat/completions"]).toBeUndefined();
+    await wrong.close();
+    // Back with the same checkpoint: the next probe brings it back and it gets its share.
+    const right = await dev(port, "/models/ckpt-a");
+    await until(() => (right.stats().requests["/v1/models"] ?? 0) >= 1, 5000);
+    await sleep(50);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => model.generate(chat(`${i}`))));
+    expect(right.stats().requests["/v1/chat/completions"]).toBeGreaterThan(5);
   });
 
   it("OpenAI-compatible: a server that never comes back fails the waiting requests as network errors after maxOutageMs", async () => {

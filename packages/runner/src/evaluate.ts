@@ -159,7 +159,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     const stopped: EvaluateReport = { outDir: "", fingerprint: "", resumed: false, aborted: true, results: undefined, tasks: [], answering: [] };
     let resolved: Awaited<ReturnType<typeof resolveModelIdentity>>;
     try {
-      await preflight(model, baseURLs, options.apiKey, options.signal);
+      await preflight(model, baseURLs, options.apiKey, options.signal, options.log);
       if (options.signal?.aborted) return stopped;
       judge = await setupJudge(
         tasks,

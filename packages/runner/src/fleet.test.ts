@@ -102,6 +102,38 @@ describe("a run against several base URLs", () => {
   }, 20_000);
 });
 
+describe("a run with a replica that is down when it starts", () => {
+  it("says so, runs on the others, and gives it requests once it answers", async () => {
+    const closed = await startDevServer({ port: 0, policy: () => "" });
+    await closed.close();
+    let back: Promise<DevServer> | undefined;
+    const up = await server(20, (n) => {
+      if (n === 40) back = server(20, undefined, closed.port);
+    });
+    const tasks = makeSentimentTask(600);
+    const out = join(tasks, "run");
+    const log: string[] = [];
+    const downURL = `http://127.0.0.1:${closed.port}/v1`;
+    const report = await evaluate({
+      tasks,
+      model: "openai-compatible:toy",
+      baseURL: [`${up.url}/v1`, downURL],
+      out,
+      cache: false,
+      concurrency: CONCURRENCY,
+      log: (m) => log.push(m),
+    });
+    expect(report.aborted).toBe(false);
+    expect(log).toContain(`warning: cannot reach the model server at ${downURL} (ECONNREFUSED): set aside and probed until it answers; the run goes on with the other 1 base URL`);
+    const ended = endings(out);
+    expect(ended).toHaveLength(600);
+    expect(ended.filter((e) => e.status !== "ok")).toEqual([]);
+    // Nothing was sent to it while it was down; once a probe found it, it got its share.
+    expect(chatRequests(await back!)).toBeGreaterThan(50);
+    expect(chatRequests(up) + chatRequests(await back!)).toBe(600);
+  }, 20_000);
+});
+
 describe("a run whose only server goes away", () => {
   it("waits for a server that comes back after 2 s: every sample scored, no attempt spent while it was down", async () => {
     let restarted: Promise<DevServer> | undefined;

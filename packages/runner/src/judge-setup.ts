@@ -72,7 +72,7 @@ export async function setupJudge(
   }
   const owned = typeof options.judgeModel !== "object";
   try {
-    await preflight(model, baseURLs, apiKey, signal);
+    await preflight(model, baseURLs, apiKey, signal, log);
     const { identity, parts } = await resolveModelIdentity(model, { ...(log ? { log } : {}), ...(signal ? { signal } : {}) });
     const role: ModelRole = {
       provider: model.id,

@@ -57,34 +57,54 @@ function createAnthropicModel(spec: string, modelId: string, flags: ModelFlags, 
 }
 
 /**
- * Checks that every base URL answers before the run starts, so an unreachable server is one clear
- * message instead of a failed request per sample. The base URLs of a fleet are asked all at once
- * (start-up does not grow with the fleet); a failure is reported for the first failing one in the
- * order given, whatever answered first.
+ * Checks the base URLs before the run starts, so a mistake is one clear message instead of a failed
+ * request per sample. The base URLs of a fleet are asked all at once (start-up does not grow with the
+ * fleet). An answer that would make every request fail the same way (404: no API there; 401/403: the
+ * key) is an error, reported for the first such base URL in the order given, whatever answered
+ * first. A base URL that cannot be reached is an error only when none can: a replica down at start is
+ * set aside (`log` says so) and probed like one that goes down during the run, so it joins once it
+ * answers.
  */
-export async function preflight(model: ModelProviderV1, baseURLs: readonly string[], apiKey?: string, signal?: AbortSignal): Promise<void> {
+export async function preflight(
+  model: ModelProviderV1,
+  baseURLs: readonly string[],
+  apiKey?: string,
+  signal?: AbortSignal,
+  log?: (message: string) => void,
+): Promise<void> {
   if (model.id !== "openai-compatible") return;
   const checks = baseURLs.map((base) => checkBaseURL(base, apiKey, signal));
   // Failures after the one reported are dropped, not left unhandled.
   for (const check of checks) check.catch(() => {});
-  for (const check of checks) await check;
+  const down: { base: string; reason: string }[] = [];
+  for (const [i, check] of checks.entries()) {
+    const reason = await check;
+    if (reason !== undefined) down.push({ base: baseURLs[i]!, reason });
+  }
+  if (signal?.aborted || down.length === 0) return;
+  const setAside = (model as { setBaseURLAside?: (baseURL: string, why: string) => void }).setBaseURLAside;
+  if (down.length === baseURLs.length || typeof setAside !== "function") {
+    const { base, reason } = down[0]!;
+    throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, { retryable: false, url: base });
+  }
+  const others = baseURLs.length - down.length;
+  for (const { base, reason } of down) {
+    setAside.call(model, base, reason);
+    log?.(`warning: cannot reach the model server at ${base} (${reason}): set aside and probed until it answers; the run goes on with the other ${others} base URL${others === 1 ? "" : "s"}`);
+  }
 }
 
-async function checkBaseURL(base: string, apiKey: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+/** Undefined when the base URL answers; why it cannot be reached when it does not. Throws for answers no request could get past. */
+async function checkBaseURL(base: string, apiKey: string | undefined, signal: AbortSignal | undefined): Promise<string | undefined> {
   const url = `${base.replace(/\/+$/, "")}/models`;
   const transport = createTransport([base], 1);
   let status: number;
   try {
     status = (await transport.get(transport.endpoints[0]!, "/models", apiKey ? { authorization: `Bearer ${apiKey}` } : {}, 10_000, signal)).status;
   } catch (err) {
-    if (signal?.aborted) return; // stopped: the caller sees the signal
+    if (signal?.aborted) return undefined; // stopped: the caller sees the signal
     const cause = err instanceof TransportError ? err.cause : err;
-    const reason = (cause as { code?: string } | null)?.code ?? (err instanceof Error ? err.message : String(err));
-    throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, {
-      retryable: false,
-      url: base,
-      cause,
-    });
+    return (cause as { code?: string } | null)?.code ?? (err instanceof Error ? err.message : String(err));
   } finally {
     await transport.close();
   }
@@ -99,4 +119,5 @@ async function checkBaseURL(base: string, apiKey: string | undefined, signal: Ab
       { retryable: false, status, url: base },
     );
   }
+  return undefined;
 }

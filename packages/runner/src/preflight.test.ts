@@ -44,10 +44,27 @@ describe("preflight (GET /models of every base URL)", () => {
     expect((error as Error).message).toBe(`no OpenAI-compatible API at ${slow404}/v1: GET ${slow404}/v1/models answered 404`);
   });
 
-  it("names an unreachable server", async () => {
+  it("names the first unreachable server when none can be reached", async () => {
+    const gone1 = await serve((_req, res) => res.end());
+    const gone2 = await serve((_req, res) => res.end());
+    await cleanups.pop()!();
+    await cleanups.pop()!();
+    await expect(preflight(openaiCompatible, [`${gone1}/v1`, `${gone2}/v1`])).rejects.toThrow(`cannot reach the model server at ${gone1}/v1 (ECONNREFUSED); is it running?`);
+  });
+
+  it("sets a replica that is down at start aside, with a warning, when another answers", async () => {
     const ok = await serve((_req, res) => res.end('{"object":"list","data":[]}'));
     const gone = await serve((_req, res) => res.end());
     await cleanups.pop()!();
-    await expect(preflight(openaiCompatible, [`${ok}/v1`, `${gone}/v1`])).rejects.toThrow(`cannot reach the model server at ${gone}/v1 (ECONNREFUSED); is it running?`);
+    const setAside: [string, string][] = [];
+    const fleet = { id: "openai-compatible", setBaseURLAside: (url: string, why: string) => setAside.push([url, why]) } as unknown as ModelProviderV1;
+    const log: string[] = [];
+    await preflight(fleet, [`${ok}/v1`, `${gone}/v1`], undefined, undefined, (m) => log.push(m));
+    expect(setAside).toEqual([[`${gone}/v1`, "ECONNREFUSED"]]);
+    expect(log).toEqual([
+      `warning: cannot reach the model server at ${gone}/v1 (ECONNREFUSED): set aside and probed until it answers; the run goes on with the other 1 base URL`,
+    ]);
+    // A provider that cannot set a base URL aside still refuses the run.
+    await expect(preflight(openaiCompatible, [`${ok}/v1`, `${gone}/v1`])).rejects.toThrow(`cannot reach the model server at ${gone}/v1 (ECONNREFUSED)`);
   });
 });
