@@ -133,6 +133,6 @@ export interface ModelErrorRecord {
   message: string;
   status?: number;
   kind: ModelErrorKind;
-  /** Attempts made; 0 when the run was stopped before the first one ended. */
+  /** Attempts sent (an interrupted call counts the one the stop cut). */
   attempts: number;
 }

@@ -195,7 +195,7 @@ export function createBalancer(endpoints: readonly Endpoint[], settings: Balance
     }
   }
 
-  function setAside(lane: LaneState): void {
+  function setLaneAside(lane: LaneState): void {
     lane.setAside = true;
     lane.timesSetAside++;
     setAsideCount++;
@@ -316,13 +316,13 @@ export function createBalancer(endpoints: readonly Endpoint[], settings: Balance
       if (!answeredOnce) return;
       if (!Number.isNaN(lane.ewmaMs)) lane.ewmaMs += EWMA_WEIGHT * (DOWN_PENALTY * Math.max(latencyMs, lane.ewmaMs) - lane.ewmaMs);
       lane.consecutiveDown++;
-      if (!lane.setAside && (outcome === "unreachable" || lane.consecutiveDown >= failuresToSetAside)) setAside(lane);
+      if (!lane.setAside && (outcome === "unreachable" || lane.consecutiveDown >= failuresToSetAside)) setLaneAside(lane);
     },
     setAside(picked, why) {
       const lane = picked as LaneState;
       if (closed || lane.setAside) return;
       lane.lastWhy = why;
-      setAside(lane);
+      setLaneAside(lane);
     },
     whenAvailable(signal) {
       if (setAsideCount < lanes.length) return Promise.resolve();

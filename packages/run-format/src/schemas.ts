@@ -48,7 +48,7 @@ export const errorRecordSchema = z.object({
   kind: z.enum(["api", "timeout", "network", "invalid-response", "interrupted", "other"]),
   /** HTTP status of the last attempt, when there was a response. */
   status: z.number().int().optional(),
-  /** Attempts made; 0 when the run was stopped before the first one ended. */
+  /** Attempts sent (a stopped call counts the one it cut); 0 only in stores of earlier versions, which also recorded calls still waiting for a slot. */
   attempts: z.number().int().min(0),
   message: z.string(),
 });
