@@ -82,6 +82,8 @@ export interface AnswerSettings {
    * multi-turn samples), recording pending batches so a rerun re-attaches to them (batch-answers.ts).
    */
   batchApi?: BatchSettings;
+  /** The caller already ran `checkTasksBeforeRequests` on these tasks (before it opened the store). */
+  tasksChecked?: boolean;
   log?: (message: string) => void;
 }
 
@@ -119,7 +121,7 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   // Requests with `stopAtFirst` (SEA-HELM base models) are answered in two passes, stored as one answer.
   const asker: AskDeps = { model: withTwoPassGeneration(model), identity, store, cache: settings.cache, failFast, progress };
   // Labels and main scores are checked before the first request, not found by scoring after the last.
-  await checkTasksBeforeRequests({
+  if (!settings.tasksChecked) await checkTasksBeforeRequests({
     tasks: settings.tasks,
     registry,
     ...(settings.baseDir !== undefined ? { baseDir: settings.baseDir } : {}),

@@ -8,6 +8,7 @@ export { type BatchAnswers, type BatchSettings, createBatchAnswers } from "./bat
 export * from "./canonical-json.js";
 export * from "./evaluate.js";
 export * from "./pool.js";
+export { type PreflightSettings, checkTasksBeforeRequests } from "./preflight.js";
 export * from "./progress.js";
 export * from "./progress-line.js";
 export * from "./progress-stats.js";

@@ -1,6 +1,8 @@
 import { ConfigError, DataLoadError, loadSampleBatches, type MetricInput, type MetricV1, type Registry, type Sample, type TaskSpec } from "@yardstick/core";
 import type { Shard } from "@yardstick/run-format";
+import { examplesFor, loadExamplePool } from "./fewshot-examples.js";
 import { inShard } from "./shard.js";
+import { buildLoglikelihoodRequest, buildTurnRequest } from "./turn-request.js";
 
 export interface PreflightSettings {
   tasks: readonly TaskSpec[];
@@ -12,21 +14,22 @@ export interface PreflightSettings {
 }
 
 /**
- * What the generate stage checks before its first request, so that a mistake scoring would only
- * find after every request was paid for stops the run at once instead. Each task's metrics score a
- * trial answer ("") to one sample with a label and, when there is one, the first sample without:
- * - a sample without a label that the metrics refuse, while they take a labelled one, is named;
- * - a main score (the config's `metric:`) the metrics do not report is named.
- * Judged and loglikelihood tasks are left out (their metrics need judgements or option scores), and
- * so are metrics that read the prompts (they call a scoring model). A metric that refuses the
- * labelled trial too says nothing either way.
+ * What the generate stage checks before its first request, so that a mistake the run would only
+ * meet halfway, or scoring only after every request was paid for, stops the run at once instead:
+ * - every selected sample's first-turn request is built (a template key a row lacks is named);
+ * - each task's metrics score a trial answer ("") to one sample with a label and, when there is
+ *   one, the first sample without: a sample without a label that the metrics refuse, while they
+ *   take a labelled one, is named, and so is a main score (the config's `metric:`) they do not report.
+ * Judged and loglikelihood tasks skip the metric trial (their metrics need judgements or option
+ * scores), and so do metrics that read the prompts (they call a scoring model). A metric that
+ * refuses the labelled trial too says nothing either way. Later turns are built from the model's
+ * answers, so only the first is checked.
  */
 export async function checkTasksBeforeRequests(settings: PreflightSettings): Promise<void> {
   for (const task of settings.tasks) {
     if (settings.signal?.aborted) return;
-    if (task.judge || task.mode === "loglikelihood" || task.metrics.length === 0) continue;
-    const { labelled, unlabelled } = await firstSamples(task, settings);
-    if (!labelled) continue;
+    const { labelled, unlabelled } = await scanSamples(task, settings);
+    if (task.judge || task.mode === "loglikelihood" || task.metrics.length === 0 || !labelled) continue;
     const trial = await trialScores(task, labelled, settings.registry);
     if (trial === undefined || "refused" in trial) continue;
     if (unlabelled) {
@@ -48,10 +51,17 @@ export async function checkTasksBeforeRequests(settings: PreflightSettings): Pro
   }
 }
 
-/** The first selected sample with a label and the first without one (streaming stops once both are found). */
-async function firstSamples(task: TaskSpec, settings: PreflightSettings): Promise<{ labelled?: Sample; unlabelled?: { sample: Sample; index: number } }> {
-  const loader = settings.registry.get("dataloaders", task.data.id);
-  const { limit, shard } = settings;
+/**
+ * One pass over the task's selected samples: each one's first-turn request is built (a failure is
+ * thrown as the config error the run would have stopped with), and the first sample with a label
+ * and the first without are kept for the metric trial.
+ */
+async function scanSamples(task: TaskSpec, settings: PreflightSettings): Promise<{ labelled?: Sample; unlabelled?: { sample: Sample; index: number } }> {
+  const { registry, limit, shard } = settings;
+  const loader = registry.get("dataloaders", task.data.id);
+  const builder = registry.get("promptBuilders", task.prompt.id);
+  const pool = await loadExamplePool(registry, task, settings.baseDir);
+  const build = task.mode === "loglikelihood" ? buildLoglikelihoodRequest : buildTurnRequest;
   let labelled: Sample | undefined;
   let unlabelled: { sample: Sample; index: number } | undefined;
   let index = 0;
@@ -61,9 +71,9 @@ async function firstSamples(task: TaskSpec, settings: PreflightSettings): Promis
       if (limit !== undefined && index >= limit) break scan;
       const at = index++;
       if (shard && !inShard(task.key, sample.id, shard)) continue;
+      build(task, builder, { sample, task, examples: examplesFor(sample, pool, task), turn: 1, previousResponses: [] });
       if (sample.label === undefined || sample.label === null) unlabelled ??= { sample, index: at };
       else labelled ??= sample;
-      if (labelled && unlabelled) break scan;
     }
   }
   return { ...(labelled ? { labelled } : {}), ...(unlabelled ? { unlabelled } : {}) };

@@ -82,6 +82,24 @@ describe("run store", () => {
     expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8")).fingerprint).toBe("f1");
   });
 
+  it("lets a different run take over a store that holds no answer, clearing what the first left", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const store = new RunStore(dir);
+    await store.open(manifest("f1"));
+    store.appendSample({ task: "t", sample: "a", index: 0, raw: { id: "a" } } as never);
+    await store.close();
+    writeFileSync(join(dir, "responses.jsonl"), '{"task":"t","sample":"a","tu'); // a torn first line is no answer
+    writeFileSync(join(dir, "run-stats.json"), "{}");
+    const other = new RunStore(dir);
+    expect(await other.open(manifest("f2"))).toEqual({ resumed: false });
+    other.append(record("b"));
+    await other.close();
+    expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8")).fingerprint).toBe("f2");
+    expect(existsSync(join(dir, "samples", "t.jsonl"))).toBe(false);
+    expect(existsSync(join(dir, "run-stats.json"))).toBe(false);
+    expect((await collect(new RunStore(dir))).map((r) => r.sample)).toEqual(["b"]);
+  });
+
   it("replaces derived files atomically", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
     const store = new RunStore(dir);

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "@yardstick/core";
@@ -19,6 +19,7 @@ import {
   type ScoreRecord,
   type Shard,
 } from "@yardstick/run-format";
+import { RUN_STATS_FILE } from "./run-stats-file.js";
 import { runStoreWriteError } from "./storage-error.js";
 
 export type { ResponseRecord, RunManifest, SampleRecord, ScoreRecord };
@@ -144,6 +145,13 @@ export class RunStore {
     let previousFormatVersion: number | undefined;
     if (existsSync(this.manifestPath)) {
       const { manifest: existing, formatVersion } = await this.readManifest();
+      const sameRun = existing.fingerprint === manifest.fingerprint && shardText(existing.shard) === shardText(manifest.shard);
+      if (!sameRun && !(await this.holdsResponses())) {
+        // A run stopped before its first answer (a row its check refused, a Ctrl-C) left nothing
+        // worth keeping: the corrected run takes the folder over instead of being sent elsewhere.
+        await this.clearDerivedFiles();
+        return this.startWriting(manifest, { resumed: false });
+      }
       if (existing.fingerprint !== manifest.fingerprint) {
         throw new ConfigError(
           `${this.dir} already holds a different run (fingerprint ${existing.fingerprint.slice(0, 12)}, this run is ${manifest.fingerprint.slice(0, 12)}): the config, data or model changed; choose another --out folder`,
@@ -160,13 +168,43 @@ export class RunStore {
       previousFormatVersion = formatVersion;
       manifest = { ...manifest, createdAt: existing.createdAt, updatedAt: new Date().toISOString() };
     }
+    return this.startWriting(manifest, { resumed, ...(previousFormatVersion !== undefined && previousFormatVersion !== RUN_FORMAT_VERSION ? { previousFormatVersion } : {}) });
+  }
+
+  private async startWriting<T>(manifest: RunManifest, opened: T): Promise<T> {
     await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, this.dir);
     await repairTail(this.responsesPath);
     this.failure = undefined;
     this.failureRaised = false;
     this.out = this.appendStream(this.responsesPath);
     this.writable = true;
-    return { resumed, ...(previousFormatVersion !== undefined && previousFormatVersion !== RUN_FORMAT_VERSION ? { previousFormatVersion } : {}) };
+    return opened;
+  }
+
+  /** Whether responses.jsonl holds at least one record (a torn first line is none). */
+  private async holdsResponses(): Promise<boolean> {
+    if (!existsSync(this.responsesPath)) return false;
+    const fh = await open(this.responsesPath, "r");
+    try {
+      const head = Buffer.alloc(64 * 1024);
+      for (let at = 0; ; ) {
+        const { bytesRead } = await fh.read(head, 0, head.length, at);
+        if (bytesRead === 0) return false;
+        if (head.subarray(0, bytesRead).includes(0x0a)) return true;
+        at += bytesRead;
+      }
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Removes what a previous run derived from its records: sample records, scores, results, stats, report. */
+  private async clearDerivedFiles(): Promise<void> {
+    for (const sub of ["samples", "scores"]) {
+      const dir = join(this.dir, sub);
+      for (const name of await readdir(dir)) if (name.endsWith(".jsonl")) await rm(join(dir, name), { force: true });
+    }
+    for (const name of ["responses.jsonl", "results.json", RUN_STATS_FILE, "report.html"]) await rm(join(this.dir, name), { force: true });
   }
 
   /** Lines of the last file read that were not valid records (1-based), with why. */

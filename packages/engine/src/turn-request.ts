@@ -18,13 +18,18 @@ function buildPrompt(t: TaskSpec, b: PromptBuilderV1, input: PromptBuildInput): 
   try {
     return b.build(input, t.prompt.options ?? {});
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`task ${t.key}, sample ${input.sample.id}, turn ${input.turn}: cannot build the prompt: ${message}`, {
-      ...(t.source ? { file: t.source.file } : {}),
-      ...(t.source?.promptKeyPath ? { keyPath: t.source.promptKeyPath } : {}),
-      cause: err,
-    });
+    throw promptError(t, input, err);
   }
+}
+
+/** A builder's failure as the config error that names the task, sample, turn and the config's prompt key. */
+function promptError(t: TaskSpec, input: PromptBuildInput, err: unknown): ConfigError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new ConfigError(`task ${t.key}, sample ${input.sample.id}, turn ${input.turn}: cannot build the prompt: ${message}`, {
+    ...(t.source ? { file: t.source.file } : {}),
+    ...(t.source?.promptKeyPath ? { keyPath: t.source.promptKeyPath } : {}),
+    cause: err,
+  });
 }
 
 /** A loglikelihood turn: one context and the continuations whose log-probabilities are scored. */
@@ -36,8 +41,13 @@ export interface LoglikelihoodTurnRequest {
 
 export function buildLoglikelihoodRequest(task: TaskSpec, builder: PromptBuilderV1, input: PromptBuildInput): LoglikelihoodTurnRequest {
   if (!builder.buildChoices) throw new ConfigError(`prompt builder "${builder.id}" cannot build loglikelihood choices`, { keyPath: [task.key, "prompt"] });
-  const { context, continuations } = builder.buildChoices(input, task.prompt.options ?? {});
-  return { kind: "loglikelihood", context, continuations };
+  let choices: { context: string; continuations: string[] };
+  try {
+    choices = builder.buildChoices(input, task.prompt.options ?? {});
+  } catch (err) {
+    throw promptError(task, input, err);
+  }
+  return { kind: "loglikelihood", context: choices.context, continuations: choices.continuations };
 }
 
 /** The `call` of a loglikelihood row's first-pass record in the run store (the row's own record has none). */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -187,21 +187,37 @@ describe("failures that would spoil the whole run", () => {
         expect(await main(args, io)).toBe(1);
         expect(io.err()).toMatch(message);
         noStack(io.err());
+        // Nothing written: the corrected data runs into the same --out (it was refused as "a different run").
+        expect(existsSync(join(tasks, "r"))).toBe(false);
       }
       expect(server.stats().requests["/v1/chat/completions"] ?? 0).toBe(0);
+      writeFileSync(data, readFileSync(data, "utf8").replace('"sentence number 3"}]}', '"sentence number 3"}],"label":"Positive"}'));
+      const fixed = captureIO(env());
+      expect(await main(["run", unlabelled, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", join(unlabelled, "r")], fixed), fixed.err()).toBe(0);
     } finally {
       await server.close();
     }
   });
 
-  it("a template key missing from a row names the task, the sample and the file", async () => {
-    const tasks = makeSentimentTask(3);
-    const data = join(tasks, "toy", "data", "test.jsonl");
-    writeFileSync(data, readFileSync(data, "utf8").replace('"text":', '"txt":'));
-    const io = captureIO(env());
-    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", join(tasks, "r")], io)).toBe(1);
-    expect(io.err()).toMatch(/config\.yaml toy\.languages\.en\.prompt_template: task toy\/en, sample s0, turn 1: cannot build the prompt: .*text/);
-    noStack(io.err());
+  it("a template key missing from any row is named before the first request, and no store is left", async () => {
+    const server = await startDevServer({ port: 0, policy: "echo" });
+    try {
+      const tasks = makeSentimentTask(40);
+      const data = join(tasks, "toy", "data", "test.jsonl");
+      writeFileSync(data, readFileSync(data, "utf8").replace('{"text":"sentence number 30"}', '{"txt":"sentence number 30"}'));
+      const args = ["run", tasks, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", join(tasks, "r")];
+      const io = captureIO(env());
+      expect(await main(args, io)).toBe(1);
+      expect(io.err()).toMatch(/config\.yaml toy\.languages\.en\.prompt_template: task toy\/en, sample s30, turn 1: cannot build the prompt: .*text/);
+      noStack(io.err());
+      expect(server.stats().requests["/v1/chat/completions"] ?? 0).toBe(0);
+      expect(existsSync(join(tasks, "r"))).toBe(false);
+      writeFileSync(data, readFileSync(data, "utf8").replace('"txt":', '"text":'));
+      const again = captureIO(env());
+      expect(await main(args, again), again.err()).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import {
   type RunEstimate,
   RunStore,
   type TaskOutcome,
+  checkTasksBeforeRequests,
   createRunManifest,
   digestTaskData,
   openRequestCache,
@@ -159,6 +160,17 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     const stopped: EvaluateReport = { outDir: "", fingerprint: "", resumed: false, aborted: true, results: undefined, tasks: [], answering: [] };
     let resolved: Awaited<ReturnType<typeof resolveModelIdentity>>;
     try {
+      // Labels and main scores, checked before the server is asked anything or the run store is
+      // made: a row the check refuses leaves no store for the corrected run to collide with.
+      await checkTasksBeforeRequests({
+        tasks,
+        registry,
+        baseDir,
+        ...(options.limit !== undefined ? { limit: options.limit } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (options.signal?.aborted) return stopped;
       await preflight(model, baseURLs, options.apiKey, options.signal, options.log);
       if (options.signal?.aborted) return stopped;
       judge = await setupJudge(
@@ -253,6 +265,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
       ...(options.shard ? { shard: options.shard } : {}),
       seed,
       baseDir,
+      tasksChecked: true,
       ...(options.progress ? { progress: options.progress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       summarize: (scores, s) => summarize(scores, { seed: s }),
