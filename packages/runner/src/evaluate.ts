@@ -160,17 +160,6 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     const stopped: EvaluateReport = { outDir: "", fingerprint: "", resumed: false, aborted: true, results: undefined, tasks: [], answering: [] };
     let resolved: Awaited<ReturnType<typeof resolveModelIdentity>>;
     try {
-      // Labels and main scores, checked before the server is asked anything or the run store is
-      // made: a row the check refuses leaves no store for the corrected run to collide with.
-      await checkTasksBeforeRequests({
-        tasks,
-        registry,
-        baseDir,
-        ...(options.limit !== undefined ? { limit: options.limit } : {}),
-        ...(options.shard ? { shard: options.shard } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      if (options.signal?.aborted) return stopped;
       await preflight(model, baseURLs, options.apiKey, options.signal, options.log);
       if (options.signal?.aborted) return stopped;
       judge = await setupJudge(
@@ -198,6 +187,18 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
     if (options.signal?.aborted) return stopped;
     const { identity, parts: identityParts } = resolved;
     await digestTaskData(tasks, registry, baseDir);
+    // Every row's first request and the labels and main scores its metrics need, checked after the
+    // quick server probe and before the run store is made: a row the check refuses leaves no store
+    // for the corrected run to collide with.
+    await checkTasksBeforeRequests({
+      tasks,
+      registry,
+      baseDir,
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (options.signal?.aborted) return stopped;
     const manifest = createRunManifest({
       tasks,
       model: {
