@@ -78,6 +78,24 @@ const MIN_WIDTH = 30;
 /** The help of one command: usage, summary, arguments, an aligned flag table, notes. */
 export function formatCommandHelp(spec: CliCommandSpec, width = 80): string {
   const w = Math.max(MIN_WIDTH, width);
+  const out = usageLines(spec, w);
+  out.push("", ...wrapText(spec.summary, w, ""));
+  if (spec.positionals?.length) {
+    out.push("", "arguments:", ...table(spec.positionals.map((p) => [p.name, p.description]), w));
+  }
+  const rows = Object.entries(spec.flags).map(([name, flag]) => [flagLabel(name, flag), flagDescription(flag)] as [string, string]);
+  rows.push(["-h, --help", "show this help"]);
+  out.push("", "options:", ...table(rows, w));
+  for (const note of spec.notes ?? []) out.push("", ...wrapText(note, w, ""));
+  return out.join("\n");
+}
+
+/** A command's usage lines alone: what a usage error shows under its message (the full help scrolls it away). */
+export function formatCommandUsage(spec: CliCommandSpec, width = 80): string {
+  return usageLines(spec, Math.max(MIN_WIDTH, width)).join("\n");
+}
+
+function usageLines(spec: CliCommandSpec, w: number): string[] {
   const out: string[] = [];
   const usages = spec.usage ?? [generatedUsage(spec)];
   usages.forEach((line, i) => {
@@ -88,15 +106,7 @@ export function formatCommandHelp(spec: CliCommandSpec, width = 80): string {
     if (/^[a-z][a-z-]*$/.test(tokens[words] ?? "")) words++; // a subcommand: `yardstick cache prune`
     out.push(...wrapTokens(lead, tokens, words, w));
   });
-  out.push("", ...wrapText(spec.summary, w, ""));
-  if (spec.positionals?.length) {
-    out.push("", "arguments:", ...table(spec.positionals.map((p) => [p.name, p.description]), w));
-  }
-  const rows = Object.entries(spec.flags).map(([name, flag]) => [flagLabel(name, flag), flagDescription(flag)] as [string, string]);
-  rows.push(["-h, --help", "show this help"]);
-  out.push("", "options:", ...table(rows, w));
-  for (const note of spec.notes ?? []) out.push("", ...wrapText(note, w, ""));
-  return out.join("\n");
+  return out;
 }
 
 /** The help of a command with subcommands: each subcommand's help in turn. */

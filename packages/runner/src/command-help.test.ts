@@ -74,10 +74,21 @@ describe("every command's help comes from the option table its parser uses", () 
     expect(all.out()).toContain("usage: yardstick label to-run");
   });
 
-  it("a usage error prints the message, then the command's help; a mistyped flag names the one meant", async () => {
+  it("a usage error prints the message, then the command's usage lines, not its whole help; a mistyped flag names the one meant", async () => {
     const io = captureIO();
     expect(await main(["ls", "--jsn"], io)).toBe(2);
     expect(io.err()).toMatch(/^error: Unknown option '--jsn' \(did you mean --json\?\)\nusage: yardstick ls /);
     expect(io.err()).toContain("--json");
+    expect(io.err()).toMatch(/\(every option: yardstick ls --help\)\n$/);
+    // `run` has some fifty options: its full help would scroll the message off the screen.
+    const run = captureIO();
+    expect(await main(["run", "tasks/", "--model", "baseline:majority", "--limit", "0"], run)).toBe(2);
+    expect(run.err()).toMatch(/^error: --limit: expected an integer >= 1 \(got "0"\)\nusage: yardstick run /);
+    expect(run.err()).not.toContain("options:");
+    expect(run.err().split("\n").length).toBeLessThan(20);
+    const sub = captureIO();
+    expect(await main(["label", "serve", "--bogus"], sub)).toBe(2);
+    expect(sub.err()).toContain("(every option: yardstick label serve --help)");
+    expect(sub.err()).not.toContain("usage: yardstick label to-run");
   });
 });

@@ -1,4 +1,4 @@
-import { type CliCommandSpec, closestName, formatCommandsHelp, formatParagraph, formatTable, helpWidth, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, closestName, formatCommandsHelp, formatCommandUsage, formatParagraph, formatTable, helpWidth, YardstickError } from "@yardstick/core";
 import { UsageError } from "./args.js";
 import type { CliIO } from "./io.js";
 import { printError } from "./report-error.js";
@@ -152,11 +152,25 @@ export function mainHelp(width = 80): string {
  * `sub` naming one of its subcommands (`label serve --help`), that subcommand's alone.
  */
 export async function commandHelp(name: string, width = 80, sub?: string): Promise<string | undefined> {
+  const specs = await commandSpecs(name, sub);
+  return specs && formatCommandsHelp(specs, width);
+}
+
+/** What follows a usage error: the command's usage lines and where its full help is. */
+async function usageReminder(name: string, width: number, sub?: string): Promise<string | undefined> {
+  const specs = await commandSpecs(name, sub);
+  if (!specs) return undefined;
+  const helpOf = specs.length === 1 ? specs[0]!.command : `yardstick ${name}`;
+  return `${specs.map((s) => formatCommandUsage(s, width)).join("\n")}\n(every option: ${helpOf} --help)`;
+}
+
+/** The help specs of a command, or of its subcommand `sub` when it has one of that name. */
+async function commandSpecs(name: string, sub?: string): Promise<readonly CliCommandSpec[] | undefined> {
   const entry = COMMANDS[name];
   if (entry === undefined) return undefined;
   const specs = await entry.help();
   const one = specs.filter((s) => sub !== undefined && s.command === `yardstick ${name} ${sub}`);
-  return formatCommandsHelp(one.length > 0 ? one : specs, width);
+  return one.length > 0 ? one : specs;
 }
 
 /** Runs one CLI invocation and returns the exit code. Never throws and never prints a stack trace for bad input. */
@@ -189,7 +203,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`error: ${err.message}\n`);
-      if (!entry.ownHelp) io.stderr.write(`${await commandHelp(name, helpWidth(io.stderr), rest[0])}\n`);
+      if (!entry.ownHelp) io.stderr.write(`${await usageReminder(name, helpWidth(io.stderr), rest[0])}\n`);
       return 2;
     }
     printError(err, io.stderr);
