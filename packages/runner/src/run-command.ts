@@ -132,13 +132,13 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
     values["batch-poll-seconds"] === undefined ? undefined : checkFlag("batch-poll-seconds", z.coerce.number({ message: "expected seconds, e.g. --batch-poll-seconds 30" }).positive(), values["batch-poll-seconds"]);
   if (batchPollSeconds !== undefined && !values.batch) throw new UsageError("--batch-poll-seconds needs --batch");
   const maxCostUsd = values["max-cost"] === undefined ? undefined : checkFlag("max-cost", z.coerce.number({ message: "expected an amount in USD, e.g. --max-cost 5" }).positive(), values["max-cost"]);
-  const baseURLs = (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u));
+  const baseURLs = distinctServers("base-url", (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u)));
   let apiKey: string | undefined;
   if (values["api-key-env"] !== undefined) {
     apiKey = io.env[values["api-key-env"]];
     if (!apiKey) throw new UsageError(`--api-key-env: environment variable ${values["api-key-env"]} is not set`);
   }
-  const judgeBaseURLs = (values["judge-base-url"] ?? []).map((u) => checkFlag("judge-base-url", z.url({ message: "expected an http(s) URL" }), u));
+  const judgeBaseURLs = distinctServers("judge-base-url", (values["judge-base-url"] ?? []).map((u) => checkFlag("judge-base-url", z.url({ message: "expected an http(s) URL" }), u)));
   let judgeApiKey: string | undefined;
   if (values["judge-api-key-env"] !== undefined) {
     judgeApiKey = io.env[values["judge-api-key-env"]];
@@ -329,3 +329,18 @@ function generationOverrides(values: Record<string, unknown>, seed: number | und
   return out;
 }
 
+/**
+ * The base URLs of a repeatable URL flag, refused when two name one server (a trailing slash or
+ * the host's case aside): it would get two lanes of the fleet and be shown twice in the statistics.
+ */
+function distinctServers(flag: string, urls: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const url of urls) {
+    const parsed = new URL(url);
+    const key = `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw new UsageError(`--${flag}: ${url} names the same server as ${earlier}; give each server once`);
+    seen.set(key, url);
+  }
+  return urls;
+}

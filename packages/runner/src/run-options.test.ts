@@ -51,6 +51,17 @@ describe("sampling flags", () => {
     expect(await main(["run", makeSentimentTask(1), "--model", "baseline:majority", "--extra-body", "{nope"], io)).toBe(2);
     expect(io.err()).toMatch(/--extra-body: expected a JSON object/);
   });
+
+  it("refuses one server given twice as --base-url (it would be two lanes of the fleet, shown twice)", async () => {
+    for (const [flag, second] of [
+      ["--base-url", "http://LOCALHOST:9/v1/"],
+      ["--judge-base-url", "http://localhost:9/v1"],
+    ] as const) {
+      const io = captureIO(env());
+      expect(await main(["run", makeSentimentTask(1), "--model", "baseline:majority", flag, "http://localhost:9/v1", flag, second], io)).toBe(2);
+      expect(io.err()).toContain(`${flag}: ${second} names the same server as http://localhost:9/v1; give each server once`);
+    }
+  });
 });
 
 describe("checks before the first request", () => {
