@@ -232,6 +232,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
         modelIdentity: identity,
         storeDir: outDir,
         manifest,
+        tasksChecked: true,
         ...(cache ? { cache } : {}),
         concurrency,
         ...(options.limit !== undefined ? { limit: options.limit } : {}),
