@@ -120,7 +120,8 @@ export async function answerTasks(settings: AnswerSettings): Promise<AnswerResul
   let loglikelihoodScored = false;
   // Requests with `stopAtFirst` (SEA-HELM base models) are answered in two passes, stored as one answer.
   const asker: AskDeps = { model: withTwoPassGeneration(model), identity, store, cache: settings.cache, failFast, progress };
-  // Labels and main scores are checked before the first request, not found by scoring after the last.
+  // Every first-turn request is built, and labels and main scores are checked, before the first
+  // request is sent, not met halfway or found by scoring after the last.
   if (!settings.tasksChecked) await checkTasksBeforeRequests({
     tasks: settings.tasks,
     registry,

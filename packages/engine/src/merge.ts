@@ -1,11 +1,11 @@
 import { once } from "node:events";
 import { createWriteStream, existsSync, readdirSync, type WriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { ConfigError } from "@yardstick/core";
 import { RUN_FORMAT_VERSION, type ReadManifest, type RunManifest } from "@yardstick/run-format";
 import { RunStore } from "./run-store.js";
-import { RUN_STATS_FORMAT_VERSION, readRunStats, writeRunStats } from "./run-stats-file.js";
+import { RUN_STATS_FILE, RUN_STATS_FORMAT_VERSION, readRunStats, writeRunStats } from "./run-stats-file.js";
 
 export interface MergeOptions {
   /** Merge shards that did not finish too: the scores then cover only the samples the shards hold. */
@@ -156,7 +156,7 @@ async function whyUnfinished(store: RunStore): Promise<string | undefined> {
   const { stats, unreadable } = await readRunStats(store.dir);
   const last = stats.sessions.at(-1);
   if (last) return last.aborted ? "its last run was stopped" : undefined;
-  if (existsSync(store.resultsPath) && (unreadable || !existsSync(`${store.dir}/run-stats.json`))) return undefined;
+  if (existsSync(store.resultsPath) && (unreadable || !existsSync(join(store.dir, RUN_STATS_FILE)))) return undefined;
   return "no run of it has finished (killed, or still running)";
 }
 
