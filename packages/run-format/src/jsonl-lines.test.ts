@@ -25,4 +25,24 @@ describe("readJsonlLines", () => {
     writeFileSync(empty, "");
     expect(await readAll(empty)).toEqual([]);
   });
+
+  it("lets timers and signals run during a long read (the chunks are read synchronously)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ys-jsonl-"));
+    const path = join(dir, "big.jsonl");
+    writeFileSync(path, `${'{"text":"0123456789012345678901234567890123456789"}\n'.repeat(400_000)}`); // ~20 MB
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    let lines = 0;
+    try {
+      for await (const batch of readJsonlLines(path)) lines += batch.length;
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(lines).toBe(400_000);
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
+
+  it("reports a missing file as the reader's error", async () => {
+    await expect(readAll(join(tmpdir(), "ys-no-such-file.jsonl"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
 });
