@@ -200,7 +200,17 @@ describe("score-run", () => {
     const before = derivedDigests(dir);
     const unknown = captureIO(env());
     expect(await main(["score-run", dir, "--metric", "no-such-metric"], unknown)).toBe(1);
-    expect(unknown.err()).toMatch(/no-such-metric/);
+    expect(unknown.err()).toContain('--metric no-such-metric: this run needs the metric "no-such-metric", which is not installed');
+    expect(derivedDigests(dir)).toEqual(before);
+    // Blamed on the flag that named it, not on the task's config file (which never mentions it).
+    const added = captureIO(env());
+    expect(await main(["score-run", dir, "--add-metric", "no-such-metric"], added)).toBe(1);
+    expect(added.err()).toMatch(/^error: --add-metric no-such-metric: /);
+    expect(added.err()).not.toContain("config");
+    const options = captureIO(env());
+    expect(await main(["score-run", dir, "--metric", "chrf", "--metric-options", '{"bogus":1}'], options)).toBe(1);
+    expect(options.err()).toContain("--metric chrf: the metric refuses the options of --metric-options:");
+    expect(options.err()).toContain("bogus");
     expect(derivedDigests(dir)).toEqual(before);
 
     const manifestPath = join(dir, "run.json");

@@ -8,6 +8,7 @@ import {
   type PluginRef,
   type Registry,
   type TaskSpec,
+  YardstickError,
 } from "@yardstick/core";
 import { builtinDialects } from "./builtins.js";
 import { metricPackageHint } from "./metric-packages.js";
@@ -134,10 +135,7 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
     if (!registry.has(kind, ref.id)) {
       if (missing.has(`${kind}:${ref.id}`)) continue;
       missing.add(`${kind}:${ref.id}`);
-      const neural = kind === "metrics" ? NEURAL_METRICS[ref.id] : undefined;
-      const reason = neural
-        ? `${neural.needs}; yardstick ships no neural scoring model, so it cannot score this task without a scoring endpoint (${neural.endpoint}; or ${metricPackageHint(ref.id)})`
-        : `needs the ${label} "${ref.id}", which is not installed${kind === "metrics" ? missingMetricHint(ref.id) : ""}`;
+      const { reason, neural } = missingPluginReason(kind, label, ref.id);
       problems.push({
         code: neural ? "needs-neural-model" : "missing-plugin",
         reason,
@@ -148,17 +146,51 @@ function problemsOf(t: TaskSpec, registry: Registry): Problem[] {
       });
       continue;
     }
-    const options = ref.options ?? {};
     try {
-      // A factory entry is made with the options, so a factory that refuses them is caught here too.
-      const plugin = registry.get(kind, ref.id, options) as { checkOptions?: (o: Record<string, unknown>) => void };
-      plugin.checkOptions?.(options);
+      checkPluginOptions(registry, kind, ref);
     } catch (err) {
       const reason = `gives the ${label} "${ref.id}" options it refuses (${use.at}.options): ${err instanceof Error ? err.message : String(err)}`;
       problems.push({ code: "bad-options", reason, error: new ConfigError(`task ${t.key} ${reason}`, { ...where, cause: err }) });
     }
   }
   return problems;
+}
+
+/** Why a plugin a task names is missing, phrased to follow "task <key> ". */
+function missingPluginReason(kind: PluginKind, label: string, id: string): { reason: string; neural: boolean } {
+  const neural = kind === "metrics" ? NEURAL_METRICS[id] : undefined;
+  if (neural) {
+    return {
+      reason: `${neural.needs}; yardstick ships no neural scoring model, so it cannot score this task without a scoring endpoint (${neural.endpoint}; or ${metricPackageHint(id)})`,
+      neural: true,
+    };
+  }
+  return { reason: `needs the ${label} "${id}", which is not installed${kind === "metrics" ? missingMetricHint(id) : ""}`, neural: false };
+}
+
+/** Makes the plugin with its options and lets it check them (a factory that refuses them throws too). */
+function checkPluginOptions(registry: Registry, kind: PluginKind, ref: PluginRef): void {
+  const options = ref.options ?? {};
+  const plugin = registry.get(kind, ref.id, options) as { checkOptions?: (o: Record<string, unknown>) => void };
+  plugin.checkOptions?.(options);
+}
+
+/**
+ * Checks the metrics named on the command line (`--metric`, `--add-metric`) and the options given
+ * them, so a misspelt one is reported against its flag, not against each task's config file.
+ */
+export function checkFlagMetrics(flag: string, refs: readonly PluginRef[] | undefined, registry: Registry, optionsFlag: string): void {
+  for (const ref of refs ?? []) {
+    if (!registry.has("metrics", ref.id)) {
+      const { reason } = missingPluginReason("metrics", "metric", ref.id);
+      throw new YardstickError(`--${flag} ${ref.id}: this run ${reason}; available: ${registry.ids("metrics").join(", ")}`);
+    }
+    try {
+      checkPluginOptions(registry, "metrics", ref);
+    } catch (err) {
+      throw new YardstickError(`--${flag} ${ref.id}: the metric refuses the options of --${optionsFlag}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
 }
 
 /**
