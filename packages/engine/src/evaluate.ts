@@ -57,7 +57,7 @@ export interface EvaluationResult {
 
 /**
  * Answers every task into the (open) run store, judges the judged tasks' answers (`judgeTasks`),
- * closes the store, and scores it from what it holds. A
+ * closes the store, and scores it from what it holds (under the store's lock). A
  * stopped run (`signal`) returns `aborted: true` without scoring; run it again to continue.
  */
 export async function runEvaluation(settings: EvaluationSettings): Promise<EvaluationResult> {
@@ -90,17 +90,23 @@ export async function runEvaluation(settings: EvaluationSettings): Promise<Evalu
     judging = judged.tasks;
     aborted = judged.aborted;
   }
-  await settings.store.close();
-  if (aborted) return { results: {}, tasks: [], answering: answered.tasks, judging, aborted: true };
-  settings.progress?.phase?.("score");
-  const scored = await scoreStore({
-    store: settings.store,
-    registry: settings.registry,
-    ...(settings.summarize ? { summarize: settings.summarize } : {}),
-    seed: settings.seed ?? 1234,
-    ...(settings.competencyRollups ? { competencyRollups: settings.competencyRollups } : {}),
-    taskKeys: settings.tasks.map((t: TaskSpec) => t.key),
-    ...(settings.log ? { log: settings.log } : {}),
-  });
+  // Scored under the lock it was answered under; closed (and unlocked) either way.
+  let scored: Awaited<ReturnType<typeof scoreStore>>;
+  try {
+    await settings.store.finishAppending();
+    if (aborted) return { results: {}, tasks: [], answering: answered.tasks, judging, aborted: true };
+    settings.progress?.phase?.("score");
+    scored = await scoreStore({
+      store: settings.store,
+      registry: settings.registry,
+      ...(settings.summarize ? { summarize: settings.summarize } : {}),
+      seed: settings.seed ?? 1234,
+      ...(settings.competencyRollups ? { competencyRollups: settings.competencyRollups } : {}),
+      taskKeys: settings.tasks.map((t: TaskSpec) => t.key),
+      ...(settings.log ? { log: settings.log } : {}),
+    });
+  } finally {
+    await settings.store.close();
+  }
   return { results: scored.results, tasks: scored.tasks, answering: answered.tasks, judging, aborted: false };
 }

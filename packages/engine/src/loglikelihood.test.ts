@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -99,6 +99,34 @@ describe("loglikelihood tasks", () => {
       expect(r2.answering[0]?.fromStore).toBe(3);
       expect(r2.tasks[0]?.main).toBe(100);
       expect(server.stats().requests["/v1/completions"]).toBe(3);
+    } finally {
+      await model.close();
+      await server.close();
+    }
+  });
+
+  it("are scored under the run store's lock, which is released when runEvaluation returns", async () => {
+    const server = await startDevServer({ port: 0, policy: { fixed: "Paris Celsius Jupiter" } });
+    const model = createOpenAICompatible({ modelId: "m", baseURLs: [`${server.url}/v1`] });
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-ll-")), "run");
+    const lockedWhileScoring: boolean[] = [];
+    const lockWatcher: MetricV1 = {
+      ...argmaxAccuracy,
+      compute(inputs, options, ctx) {
+        lockedWhileScoring.push(existsSync(join(dir, "run.lock")));
+        return argmaxAccuracy.compute(inputs, options, ctx);
+      },
+    };
+    const registry = createRegistry({ dataloaders: { questions: loader }, promptBuilders: { choices }, metrics: { "argmax-accuracy": lockWatcher } });
+    const manifest = createRunManifest({ tasks: [task], model: { provider: "p", modelId: "m", identity: "i" }, options: {} });
+    try {
+      const store = new RunStore(dir);
+      await store.open(manifest);
+      const r = await runEvaluation({ tasks: [task], registry, model, store });
+      expect(r.tasks[0]?.main).toBe(100);
+      expect(lockedWhileScoring.length).toBeGreaterThan(0);
+      expect(lockedWhileScoring.every(Boolean)).toBe(true);
+      expect(existsSync(join(dir, "run.lock"))).toBe(false);
     } finally {
       await model.close();
       await server.close();

@@ -153,6 +153,28 @@ describe("run store: one writer at a time", () => {
     await second.close();
   });
 
+  it("keeps the lock after finishAppending (a run scores under it) and lets score-run's rewrite lock wait for it", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
+    const run = new RunStore(dir);
+    await run.open(manifest("f1"));
+    run.append(record("s1"));
+    await run.finishAppending();
+    expect(await collect(new RunStore(dir))).toHaveLength(1);
+    expect(existsSync(join(dir, "run.lock"))).toBe(true);
+    const rescore = new RunStore(dir);
+    const err = await rescore.lockForRewrite().catch((e: unknown) => e);
+    expect(ConfigError.isInstance(err)).toBe(true);
+    expect(String((err as Error).message)).toContain("another yardstick run is writing to this run store");
+    expect(String((err as Error).message)).toContain("wait for it to finish (if no run is using it, delete run.lock)");
+    await run.close();
+    expect(existsSync(join(dir, "run.lock"))).toBe(false);
+    await rescore.lockForRewrite();
+    const next = await new RunStore(dir).open(manifest("f1")).catch((e: unknown) => e);
+    expect(String((next as Error).message)).toContain("wait for it to finish or choose another --out");
+    await rescore.close();
+    expect(existsSync(join(dir, "run.lock"))).toBe(false);
+  });
+
   it("takes over a lock left by a process that is gone", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "ys-store-")), "run");
     mkdirSync(dir, { recursive: true });

@@ -107,7 +107,18 @@ export class RunStore {
    * Takes the store's lock file (`run.lock`: pid, host, start time), so two runs never write one
    * store. A lock left by a process that is gone (kill -9) on this host is taken over.
    */
-  private async lock(): Promise<void> {
+  /**
+   * Takes the store's lock to rewrite what is derived from its records (scores, results) outside a
+   * run, as `score-run` does: refused while a run writes to the store, since scoring a half-answered
+   * store beside it would leave results the run then overwrites, or overwrite the run's. Released
+   * by `close()`.
+   */
+  async lockForRewrite(): Promise<void> {
+    await this.lock("wait for it to finish");
+  }
+
+  private async lock(whatToDo = "wait for it to finish or choose another --out"): Promise<void> {
+    if (this.locked) return;
     const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
@@ -127,7 +138,7 @@ export class RunStore {
       }
       const who = holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : "a process whose lock file is unreadable";
       throw new ConfigError(
-        `another yardstick run is writing to this run store (${who}); wait for it to finish or choose another --out (if no run is using it, delete run.lock)`,
+        `another yardstick run is writing to this run store (${who}); ${whatToDo} (if no run is using it, delete run.lock)`,
         { file: this.lockPath },
       );
     }
@@ -401,27 +412,36 @@ export class RunStore {
     await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, this.dir);
   }
 
+  /** Closes the store and releases its lock: `finishAppending`, then the lock file is removed. */
   async close(): Promise<void> {
+    try {
+      await this.finishAppending();
+    } finally {
+      await this.unlock();
+    }
+  }
+
+  /**
+   * Writes out and closes the append streams, keeping the lock: a run scores its store under the
+   * same lock it answered under, so no other run or `score-run` rewrites it meanwhile.
+   */
+  async finishAppending(): Promise<void> {
     this.flushPending();
     const streams = [this.out, ...[...this.sampleOut.values()].map((o) => o.stream)].filter((s): s is WriteStream => s !== undefined);
     this.out = undefined;
     this.sampleOut.clear();
     this.writable = false;
-    try {
-      await Promise.all(
-        streams.map(
-          (s) =>
-            new Promise<void>((resolve) =>
-              s.end((err?: Error | null) => {
-                if (err) this.fail(err, String(s.path));
-                resolve();
-              }),
-            ),
-        ),
-      );
-    } finally {
-      await this.unlock();
-    }
+    await Promise.all(
+      streams.map(
+        (s) =>
+          new Promise<void>((resolve) =>
+            s.end((err?: Error | null) => {
+              if (err) this.fail(err, String(s.path));
+              resolve();
+            }),
+          ),
+      ),
+    );
     // A failure nobody was given yet (the last lines' write) is raised here; one already raised is not raised twice.
     if (this.failure !== undefined && !this.failureRaised) this.raiseFailure();
   }

@@ -84,25 +84,32 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
     io.stderr.write(`${m}\n`);
   };
   tuneHeapForStage("score");
-  const scored = await scoreStore({
-    store,
-    registry,
-    summarize: (scores, s) => summarize(scores, { seed: s }),
-    competencyRollups: { "linguistic-diagnostics": lindseaRollup },
-    ...(seed !== undefined ? { seed } : {}),
-    ...(values.tasks ? { taskKeys: listFlag(values.tasks) } : {}),
-    ...(metrics ? { metrics } : {}),
-    ...(addMetrics ? { addMetrics } : {}),
-    ...(values.main ? { mainScore: values.main } : {}),
-    log,
-  });
-  const { results, retries } = await recordTaskRetries(store.dir);
-  if (values.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-  else io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total, retries)}\n`);
-  for (const line of notComputedLines(scored.tasks)) log(line);
-  if (!values.quiet) log(`results: ${store.resultsPath} (${values["metricx-url"] || io.env.YARDSTICK_METRICX_URL ? "no request sent but to the MetricX endpoint" : "no request sent"})`);
-  const ultraeval = await writeRunUltraEvalOutputs(store.dir);
-  if (ultraeval && !values.quiet) log(`UltraEval outputs: ${ultraeval.dir}`);
+  // Refused while a run writes this store: its results would be rewritten under the run's feet.
+  await store.lockForRewrite();
+  let scored: Awaited<ReturnType<typeof scoreStore>>;
+  try {
+    scored = await scoreStore({
+      store,
+      registry,
+      summarize: (scores, s) => summarize(scores, { seed: s }),
+      competencyRollups: { "linguistic-diagnostics": lindseaRollup },
+      ...(seed !== undefined ? { seed } : {}),
+      ...(values.tasks ? { taskKeys: listFlag(values.tasks) } : {}),
+      ...(metrics ? { metrics } : {}),
+      ...(addMetrics ? { addMetrics } : {}),
+      ...(values.main ? { mainScore: values.main } : {}),
+      log,
+    });
+    const { results, retries } = await recordTaskRetries(store.dir);
+    if (values.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    else io.stdout.write(`${formatResultsTable(scored.tasks, scored.results.total, retries)}\n`);
+    for (const line of notComputedLines(scored.tasks)) log(line);
+    if (!values.quiet) log(`results: ${store.resultsPath} (${values["metricx-url"] || io.env.YARDSTICK_METRICX_URL ? "no request sent but to the MetricX endpoint" : "no request sent"})`);
+    const ultraeval = await writeRunUltraEvalOutputs(store.dir);
+    if (ultraeval && !values.quiet) log(`UltraEval outputs: ${ultraeval.dir}`);
+  } finally {
+    await store.close();
+  }
   const unanswered = scored.tasks.reduce((a, t) => a + t.unanswered, 0);
   if (unanswered > 0) log(`${unanswered} sample(s) of this store have no final answer yet (a stopped run) and were not scored`);
   const failed = scored.tasks.filter((t) => t.failure);

@@ -213,6 +213,14 @@ describe("score-run", () => {
     expect(options.err()).toContain("bogus");
     expect(derivedDigests(dir)).toEqual(before);
 
+    // A run writing this store (this test's own live pid holds the lock): scoring beside it is refused.
+    writeFileSync(join(dir, "run.lock"), JSON.stringify({ pid: process.pid, host: hostname(), since: "2026-01-01T00:00:00Z" }));
+    const busy = captureIO(env());
+    expect(await main(["score-run", dir, "--add-metric", "exact-match"], busy)).toBe(1);
+    expect(busy.err()).toContain(`another yardstick run is writing to this run store (pid ${process.pid} on ${hostname()}`);
+    expect(derivedDigests(dir)).toEqual(before);
+    rmSync(join(dir, "run.lock"));
+
     const manifestPath = join(dir, "run.json");
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
     writeFileSync(manifestPath, JSON.stringify({ ...manifest, formatVersion: 99 }));
