@@ -6,6 +6,7 @@ import { ConfigError } from "@yardstick/core";
 import { RUN_FORMAT_VERSION, type ReadManifest, type RunManifest } from "@yardstick/run-format";
 import { RunStore } from "./run-store.js";
 import { RUN_STATS_FILE, RUN_STATS_FORMAT_VERSION, readRunStats, writeRunStats } from "./run-stats-file.js";
+import { describeRunDifference } from "./run-difference.js";
 
 export interface MergeOptions {
   /** Merge shards that did not finish too: the scores then cover only the samples the shards hold. */
@@ -47,7 +48,7 @@ export async function mergeRunStores(dirs: readonly string[], outDir: string, op
     }
     if (r.manifest.fingerprint !== first.manifest.fingerprint) {
       throw new ConfigError(
-        `${r.store.dir} is a shard of another run than ${first.store.dir} (fingerprint ${r.manifest.fingerprint.slice(0, 12)} vs ${first.manifest.fingerprint.slice(0, 12)}: the config, data, model or options differ)`,
+        `${r.store.dir} is a shard of another run than ${first.store.dir} (fingerprint ${r.manifest.fingerprint.slice(0, 12)} vs ${first.manifest.fingerprint.slice(0, 12)}: ${describeRunDifference(first.manifest, r.manifest)})`,
         { file: r.store.manifestPath },
       );
     }

@@ -19,6 +19,7 @@ import {
   type ScoreRecord,
   type Shard,
 } from "@yardstick/run-format";
+import { describeRunDifference } from "./run-difference.js";
 import { RUN_STATS_FILE } from "./run-stats-file.js";
 import { runStoreWriteError } from "./storage-error.js";
 
@@ -165,7 +166,7 @@ export class RunStore {
       }
       if (existing.fingerprint !== manifest.fingerprint) {
         throw new ConfigError(
-          `${this.dir} already holds a different run (fingerprint ${existing.fingerprint.slice(0, 12)}, this run is ${manifest.fingerprint.slice(0, 12)}): the config, data or model changed; choose another --out folder`,
+          `${this.dir} already holds a different run (fingerprint ${existing.fingerprint.slice(0, 12)}, this run is ${manifest.fingerprint.slice(0, 12)}): ${describeRunDifference(existing, manifest)}; choose another --out folder, or put the setting back to continue the stored run`,
           { file: this.manifestPath },
         );
       }

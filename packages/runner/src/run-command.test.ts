@@ -98,7 +98,12 @@ describe("yardstick run against the dev server", () => {
     const io = captureIO(env);
     expect(await main(["run", tasks, "--model", "baseline:random", "--out", out, "--quiet"], io)).toBe(1);
     expect(io.err()).toMatch(/already holds a different run/);
+    // What differs, so the user knows which setting to put back.
+    expect(io.err()).toContain("the model (baseline:majority:majority → baseline:random:random:seed=1234)");
     expect(io.err()).not.toMatch(/\n\s+at /);
+    const tokens = captureIO(env);
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", out, "--quiet", "--max-tokens", "7"], tokens)).toBe(1);
+    expect(tokens.err()).toMatch(/toy\/en: generation\.maxTokens \S+ → 7/);
   });
 
   it("respects --limit, --tasks and --langs", async () => {

@@ -133,6 +133,7 @@ describe("shards and merge", () => {
     const mixed = captureIO(env());
     expect(await main(["merge", s1, other, "--out", join(tasks, "m3")], mixed)).toBe(1);
     expect(mixed.err()).toMatch(/is a shard of another run/);
+    expect(mixed.err()).toContain("option limit null → 40");
     expect(mixed.err()).toContain(other);
     expect(mixed.err()).not.toMatch(/\n\s+at /); // no stack trace
     for (const m of ["m1", "m2", "m3"]) expect(existsSync(join(tasks, m, "run.json"))).toBe(false);
