@@ -15,6 +15,7 @@ import {
   type ResponseLineOptions,
   type ResponseRecord,
   type RunManifest,
+  type RunResults,
   type SampleRecord,
   type ScoreRecord,
   type Shard,
@@ -394,13 +395,36 @@ export class RunStore {
     }
   }
 
+  /** A task's per-sample scores; a line that is not JSON is an error naming it and how to rewrite the file. */
   async readScores(taskKey: string): Promise<ScoreRecord[]> {
     const path = this.scoresPath(taskKey);
     if (!existsSync(path)) return [];
-    return (await readFile(path, "utf8"))
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as ScoreRecord);
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const out: ScoreRecord[] = [];
+    for (const [i, text] of lines.entries()) {
+      if (text !== "") out.push(this.parseDerived(text, path, i + 1) as ScoreRecord);
+    }
+    return out;
+  }
+
+  /** results.json as scoring wrote it; missing or not JSON is an error naming it and how to rewrite it. */
+  async readResults(): Promise<RunResults> {
+    if (!existsSync(this.resultsPath)) {
+      throw new ConfigError(`${this.dir} has no results.json: it was not scored yet (run its command again to finish it, or \`yardstick score-run ${this.dir}\`)`, { file: this.resultsPath });
+    }
+    return this.parseDerived(await readFile(this.resultsPath, "utf8"), this.resultsPath) as RunResults;
+  }
+
+  /** Parses a file scoring derives from the records: damage to it loses nothing, `score-run` rewrites it. */
+  private parseDerived(text: string, file: string, line?: number): unknown {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new ConfigError(`not valid JSON (${(err as Error).message}); the answers are intact: \`yardstick score-run ${this.dir}\` rewrites the scores`, {
+        file,
+        ...(line !== undefined ? { line } : {}),
+      });
+    }
   }
 
   async writeResults(results: unknown): Promise<void> {

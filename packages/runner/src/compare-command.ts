@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type CliCommandSpec, ConfigError, defineFlags } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
@@ -56,12 +56,9 @@ interface ManifestTask {
 }
 
 /** The main score of each task from results.json, found as the run table's rows are: language, competency, task name, score key. */
-function mainScores(dir: string, results: Record<string, unknown>): Map<string, { mainScore: string; main: number | undefined }> {
+function mainScores(tasks: readonly ManifestTask[], results: Record<string, unknown>): Map<string, { mainScore: string; main: number | undefined }> {
   const out = new Map<string, { mainScore: string; main: number | undefined }>();
-  const manifestPath = join(dir, "run.json");
-  if (!existsSync(manifestPath)) return out;
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { tasks?: ManifestTask[] };
-  for (const t of manifest.tasks ?? []) {
+  for (const t of tasks) {
     if (!t.mainScore || !t.name) continue;
     const lang = results[t.language || "all"] as Record<string, Record<string, Record<string, unknown>>> | undefined;
     const value = lang?.[t.competency || "general"]?.[t.name]?.[t.mainScore];
@@ -72,15 +69,17 @@ function mainScores(dir: string, results: Record<string, unknown>): Map<string, 
 
 /** Reads the per-sample scores of a finished run store into `compareRuns` input. */
 async function readRunItems(dir: string): Promise<{ items: RunItems; tasks: StoredTask[] }> {
+  if (!existsSync(dir)) throw new ConfigError(`${dir} does not exist (give a folder \`yardstick run\` wrote)`, { file: dir });
   const resultsPath = join(dir, "results.json");
   if (!existsSync(resultsPath)) {
     throw new ConfigError(`${dir} is not a finished run store (no results.json); finish the run first`, { file: dir });
   }
-  const results = JSON.parse(readFileSync(resultsPath, "utf8")) as {
+  const store = new RunStore(dir);
+  const results = (await store.readResults()) as {
     meta?: { tasks?: Record<string, { perSampleKey?: string; summary?: { key?: string } | null }> };
   };
-  const store = new RunStore(dir);
-  const mains = mainScores(dir, results as Record<string, unknown>);
+  const { manifest } = await store.readManifest();
+  const mains = mainScores(manifest.tasks as unknown as ManifestTask[], results as Record<string, unknown>);
   const tasks: StoredTask[] = Object.entries(results.meta?.tasks ?? {}).map(([key, t]) => ({
     key,
     scoreKey: t.perSampleKey ?? t.summary?.key,

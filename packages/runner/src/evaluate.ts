@@ -286,7 +286,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateReport
           }
         : {}),
     });
-    const results = result.aborted ? undefined : await readResults(store);
+    const results = result.aborted ? undefined : await store.readResults();
     return { outDir, fingerprint, resumed, aborted: result.aborted, results, tasks: result.tasks, answering: result.answering, judging: result.judging, ...(estimate ? { estimate } : {}) };
   } finally {
     await store?.close();
@@ -302,10 +302,6 @@ function isTaskList(tasks: EvaluateOptions["tasks"]): tasks is readonly TaskSpec
   return Array.isArray(tasks) && tasks.length > 0 && typeof tasks[0] === "object";
 }
 
-async function readResults(store: RunStore): Promise<RunResults> {
-  const { readFile } = await import("node:fs/promises");
-  return JSON.parse(await readFile(store.resultsPath, "utf8")) as RunResults;
-}
 
 /** Opens the run store; a folder yardstick cannot use becomes one clear message naming it. */
 async function openStore(store: RunStore, manifest: RunManifest): Promise<{ resumed: boolean; previousFormatVersion?: number }> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDevServer } from "@yardstick/testing";
@@ -52,6 +52,31 @@ describe("yardstick compare", () => {
     expect(io.err()).toMatch(/not a finished run store/);
     const usage = captureIO();
     expect(await main(["compare", dir], usage)).toBe(2);
+    const missing = captureIO();
+    expect(await main(["compare", join(dir, "nope"), dir], missing)).toBe(1);
+    expect(missing.err()).toContain(`${join(dir, "nope")} does not exist`);
+  });
+
+  it("names a damaged results.json or scores line and how to rewrite it, without a stack trace", async () => {
+    const tasks = makeSentimentTask(6);
+    const env = { YARDSTICK_CACHE_DIR: join(tasks, "cache") };
+    const a = join(tasks, "a");
+    expect(await main(["run", tasks, "--model", "baseline:majority", "--out", a, "--quiet"], captureIO(env))).toBe(0);
+    const b = join(tasks, "b");
+    cpSync(a, b, { recursive: true });
+    appendFileSync(join(b, "scores", "toy_en.jsonl"), "not json\n");
+    const badLine = captureIO(env);
+    expect(await main(["compare", a, b], badLine)).toBe(1);
+    expect(badLine.err()).toContain(`${join(b, "scores", "toy_en.jsonl")}:7: not valid JSON`);
+    expect(badLine.err()).toContain(`yardstick score-run ${b}\` rewrites the scores`);
+    writeFileSync(join(b, "results.json"), '{"trunc');
+    const badResults = captureIO(env);
+    expect(await main(["compare", a, b], badResults)).toBe(1);
+    expect(badResults.err()).toContain(`${join(b, "results.json")}: not valid JSON`);
+    expect(badResults.err()).not.toMatch(/internal error|\n\s+at /);
+    // The advice works: score-run rewrites both files from the intact answers.
+    expect(await main(["score-run", b, "--quiet"], captureIO(env))).toBe(0);
+    expect(await main(["compare", a, b], captureIO(env))).toBe(0);
   });
 
   it("names each task's main score and shows it as the run table does", async () => {

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { RunStore, readRunStats } from "@yardstick/engine";
 import type { RunResults } from "@yardstick/run-format";
 
@@ -11,7 +10,7 @@ import type { RunResults } from "@yardstick/run-format";
  */
 export async function recordTaskRetries(dir: string): Promise<{ results: RunResults; retries?: Map<string, number> }> {
   const store = new RunStore(dir);
-  const results = JSON.parse(await readFile(store.resultsPath, "utf8")) as RunResults;
+  const results = await store.readResults();
   const { stats } = await readRunStats(dir);
   if (stats.sessions.length === 0) return { results };
   const retries = new Map<string, number>();
