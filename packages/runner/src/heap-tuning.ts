@@ -28,10 +28,11 @@ export function tuneHeapForStage(stage: RunPhase): void {
   if (tunedForBatchRuns) setFlagsFromString(`--heap-growing-percent=${stage === "score" ? 50 : 100}`);
 }
 
-/** `progress`, with the heap tuned for each phase as the run enters it. */
-export function tuningHeapByPhase(progress: ProgressReporter): ProgressReporter {
+/** `progress`, with the heap tuned for each phase as the run enters it (and `onPhase` told). */
+export function tuningHeapByPhase(progress: ProgressReporter, onPhase?: (name: RunPhase) => void): ProgressReporter {
   const phase = (name: RunPhase): void => {
     tuneHeapForStage(name);
+    onPhase?.(name);
     progress.phase?.(name);
   };
   return Object.create(progress, { phase: { value: phase } }) as ProgressReporter;

@@ -192,10 +192,23 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const controller = new AbortController();
   // Every in-flight request listens on this one signal.
   setMaxListeners(0, controller.signal);
+  // Once every answer is stored (scoring, the report), a stop loses nothing: the run's next
+  // command scores again from the store without sending a request. So Ctrl-C there quits at once
+  // (each derived file is written whole or not at all) after saving this session's statistics.
+  let storeDir: string | undefined;
+  let answersStored = false;
+  let sessionSaved = false;
   const onSignal = (): void => {
     if (controller.signal.aborted) process.exit(130);
-    log("\ninterrupted: stopping the requests in flight and saving (Ctrl-C again to quit at once)");
     controller.abort();
+    if (answersStored && storeDir !== undefined) {
+      log(`\ninterrupted while scoring: every answer is stored; run the same command again to score them (no request is sent again): ${storeDir}`);
+      setTimeout(() => process.exit(130), 1000).unref();
+      const saved = sessionSaved ? Promise.resolve() : appendRunSession(storeDir, runStats.session(true));
+      void saved.finally(() => process.exit(130));
+      return;
+    }
+    log("\ninterrupted: stopping the requests in flight and saving (Ctrl-C again to quit at once)");
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -218,7 +231,9 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       maxAttempts,
       timeoutMs,
       signal: controller.signal,
-      progress: tuningHeapByPhase(display ?? runStats),
+      progress: tuningHeapByPhase(display ?? runStats, (phase) => {
+        if (phase === "score") answersStored = true;
+      }),
       log,
       skipUnsupported,
       recordedOptions: { configs: configPaths },
@@ -249,6 +264,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
           }
         : {}),
       onStoreOpened: (dir, resumed) => {
+        storeDir = dir;
         if (!values.quiet) log(`${resumed ? "resuming" : "writing"} run store ${dir}`);
       },
     });
@@ -263,6 +279,7 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
       return 0;
     }
     const session = runStats.session(report.aborted);
+    sessionSaved = true;
     await appendRunSession(outDir, session);
     if (!values.quiet) log(`${formatRunSummary(session, io.stderr.isTTY ? (io.stderr.columns ?? 80) - 1 : undefined)}\n  saved to ${join(outDir, "run-stats.json")}`);
     if (report.aborted) {
