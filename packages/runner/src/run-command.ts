@@ -328,7 +328,7 @@ function mergeExtraBody(
 function generationOverrides(values: Record<string, unknown>, seed: number | undefined): GenerationParams {
   const out: GenerationParams = {};
   const num = (flag: string, min: number, max: number) =>
-    checkFlag(flag, z.coerce.number({ message: "expected a number" }).min(min).max(max), values[flag]);
+    checkFlag(flag, z.coerce.number({ message: `expected a number from ${min} to ${max}` }).min(min).max(max), values[flag]);
   if (values.temperature !== undefined) out.temperature = num("temperature", 0, 100);
   if (values["top-p"] !== undefined) out.topP = num("top-p", 0, 1);
   if (values["max-tokens"] !== undefined) out.maxTokens = checkFlag("max-tokens", intFlag(1), values["max-tokens"]);

@@ -52,6 +52,18 @@ describe("sampling flags", () => {
     expect(io.err()).toMatch(/--extra-body: expected a JSON object/);
   });
 
+  it("a sampling value out of range names the range (a negative temperature was 'expected a number (got \"-1\")')", async () => {
+    for (const [flag, value, range] of [
+      ["--temperature", "-1", "from 0 to 100"],
+      ["--top-p", "1.5", "from 0 to 1"],
+      ["--top-p", "abc", "from 0 to 1"],
+    ] as const) {
+      const io = captureIO(env());
+      expect(await main(["run", makeSentimentTask(1), "--model", "baseline:majority", `${flag}=${value}`], io)).toBe(2);
+      expect(io.err()).toContain(`${flag}: expected a number ${range} (got "${value}")`);
+    }
+  });
+
   it("refuses one server given twice as --base-url (it would be two lanes of the fleet, shown twice)", async () => {
     for (const [flag, second] of [
       ["--base-url", "http://LOCALHOST:9/v1/"],
