@@ -129,9 +129,9 @@ export async function runCommand(argv: string[], io: CliIO, registryOverride?: R
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const dryRun = values["dry-run"] === true;
   const batchPollSeconds =
-    values["batch-poll-seconds"] === undefined ? undefined : checkFlag("batch-poll-seconds", z.coerce.number({ message: "expected seconds, e.g. --batch-poll-seconds 30" }).positive(), values["batch-poll-seconds"]);
+    values["batch-poll-seconds"] === undefined ? undefined : checkFlag("batch-poll-seconds", z.coerce.number({ message: "expected a positive number of seconds, e.g. --batch-poll-seconds 30" }).positive(), values["batch-poll-seconds"]);
   if (batchPollSeconds !== undefined && !values.batch) throw new UsageError("--batch-poll-seconds needs --batch");
-  const maxCostUsd = values["max-cost"] === undefined ? undefined : checkFlag("max-cost", z.coerce.number({ message: "expected an amount in USD, e.g. --max-cost 5" }).positive(), values["max-cost"]);
+  const maxCostUsd = values["max-cost"] === undefined ? undefined : checkFlag("max-cost", z.coerce.number({ message: "expected a positive amount in USD, e.g. --max-cost 5" }).positive(), values["max-cost"]);
   const baseURLs = distinctServers("base-url", (values["base-url"] ?? []).map((u) => checkFlag("base-url", z.url({ message: "expected an http(s) URL" }), u)));
   let apiKey: string | undefined;
   if (values["api-key-env"] !== undefined) {
