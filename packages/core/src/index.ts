@@ -19,3 +19,4 @@ export * from "./package-file.js";
 export * from "./http-headers.js";
 export * from "./id-index.js";
 export * from "./sample-batches.js";
+export * from "./make-directory.js";

@@ -5,10 +5,11 @@
  * host) or that nobody has touched for an hour (another host, on a shared disk) is stale and taken
  * over. The holder touches it every 30 s.
  */
-import { mkdir, open, readFile, rm, stat, utimes } from "node:fs/promises";
+import { open, readFile, rm, stat, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { sleep } from "@yardstick/http";
+import { makeDirectory } from "@yardstick/core";
 
 export interface FileLockOptions {
   signal?: AbortSignal;
@@ -50,7 +51,7 @@ async function inspect(lock: string): Promise<{ holder: string; stale: boolean }
 
 /** Runs `fn` holding the lock file `lock`. */
 export async function withFileLock<T>(lock: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
-  await mkdir(path.dirname(lock), { recursive: true });
+  await makeDirectory(path.dirname(lock));
   let told = false;
   for (;;) {
     options.signal?.throwIfAborted();

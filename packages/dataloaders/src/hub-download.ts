@@ -8,9 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { open, rename, rm, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { DataLoadError } from "@yardstick/core";
+import { DataLoadError, makeDirectory } from "@yardstick/core";
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from "@yardstick/http";
 import type { HubClientSettings } from "./huggingface-client.js";
 
@@ -69,8 +69,8 @@ export async function downloadHubFile(d: HubFileDownload): Promise<void> {
   const baseMs = d.settings.backoffBaseMs ?? 500;
   const maxMs = d.settings.backoffMaxMs ?? 20_000;
   const partial = d.partial ?? `${d.target}.partial`;
-  await mkdir(path.dirname(d.target), { recursive: true });
-  await mkdir(path.dirname(partial), { recursive: true });
+  await makeDirectory(path.dirname(d.target));
+  await makeDirectory(path.dirname(partial));
   const headers: Record<string, string> = { "user-agent": "yardstick-dataloaders" };
   if (d.token) headers.authorization = `Bearer ${d.token}`;
   let lastProblem = "";

@@ -15,10 +15,10 @@
  * (`hub-download.ts`), into the blobs, then linked into the snapshot and the ref written.
  */
 import { randomBytes } from "node:crypto";
-import { copyFile, mkdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
+import { copyFile, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError } from "@yardstick/core";
+import { ConfigError, type DataloaderContext, type DataloaderV1, DataLoadError, makeDirectory } from "@yardstick/core";
 import { z } from "zod";
 import { createHubClient, type HubClientSettings, HubRequestFailed } from "./huggingface-client.js";
 import { withFileLock } from "./file-lock.js";
@@ -70,7 +70,7 @@ async function isFile(p: string): Promise<boolean> {
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await makeDirectory(path.dirname(file));
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, file);
@@ -82,7 +82,7 @@ async function writeAtomically(file: string, text: string): Promise<void> {
  * the path missing while another load links it.
  */
 async function linkIntoSnapshot(link: string, blob: string): Promise<void> {
-  await mkdir(path.dirname(link), { recursive: true });
+  await makeDirectory(path.dirname(link));
   const tmp = `${link}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await symlink(path.relative(path.dirname(link), blob), tmp);

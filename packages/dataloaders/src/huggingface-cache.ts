@@ -7,8 +7,9 @@
  * the key.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { makeDirectory } from "@yardstick/core";
 
 export const CACHE_FORMAT = 1;
 
@@ -58,7 +59,7 @@ export async function readCached(file: string): Promise<unknown> {
 
 /** Writes `value` (which must carry `format: CACHE_FORMAT`) atomically. */
 export async function writeCached(file: string, value: unknown): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await makeDirectory(path.dirname(file));
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await writeFile(tmp, JSON.stringify(value));

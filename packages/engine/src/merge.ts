@@ -1,8 +1,7 @@
 import { once } from "node:events";
 import { createWriteStream, existsSync, readdirSync, type WriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, makeDirectory } from "@yardstick/core";
 import { RUN_FORMAT_VERSION, type ReadManifest, type RunManifest } from "@yardstick/run-format";
 import { RunStore } from "./run-store.js";
 import { RUN_STATS_FILE, RUN_STATS_FORMAT_VERSION, readRunStats, writeRunStats } from "./run-stats-file.js";
@@ -100,8 +99,8 @@ export async function mergeRunStores(dirs: readonly string[], outDir: string, op
     createdAt: new Date().toISOString(),
     mergedFrom: read.sort((a, b) => a.manifest.shard!.index - b.manifest.shard!.index).map((r) => ({ dir: r.store.dir, shard: r.manifest.shard! })),
   };
-  await mkdir(`${outAbs}/samples`, { recursive: true });
-  await mkdir(`${outAbs}/scores`, { recursive: true });
+  await makeDirectory(`${outAbs}/samples`);
+  await makeDirectory(`${outAbs}/scores`);
 
   // Samples: each sample must come from exactly one shard.
   let samples = 0;

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, makeDirectorySync } from "@yardstick/core";
 import Database from "better-sqlite3";
 import { notACache, prepareCacheSchema, REQUEST_CACHE_FORMAT } from "./request-cache-format.js";
 import { decodeValue, encodeValue } from "./request-cache-values.js";
@@ -80,7 +80,7 @@ export function openRequestCache(settings: RequestCacheSettings): RequestCache {
   const path = settings.path;
   const inMemory = path === ":memory:";
   if (!inMemory && settings.mustExist && !existsSync(path)) throw new ConfigError("no request cache here (nothing has been cached yet)", { file: path });
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) makeDirectorySync(dirname(path));
   const db = openDatabase(path, settings.mustExist === true);
   if (settings.maxPages !== undefined) db.pragma(`max_page_count = ${Math.max(1, Math.floor(settings.maxPages))}`);
   const clock = settings.clock ?? Date.now;

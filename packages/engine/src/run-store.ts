@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { open, readdir, readFile, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { ConfigError } from "@yardstick/core";
+import { ConfigError, makeDirectory } from "@yardstick/core";
 import {
   type ParsedLine,
   parseManifest,
@@ -88,8 +88,8 @@ export class RunStore {
    * (its manifest rewritten in the current format; old records stay and are read as they are).
    */
   async open(manifest: RunManifest): Promise<{ resumed: boolean; previousFormatVersion?: number }> {
-    await mkdir(join(this.dir, "scores"), { recursive: true });
-    await mkdir(join(this.dir, "samples"), { recursive: true });
+    await makeDirectory(join(this.dir, "scores"));
+    await makeDirectory(join(this.dir, "samples"));
     await this.lock();
     try {
       return await this.openLocked(manifest);
@@ -372,7 +372,7 @@ export class RunStore {
 
   /** Replaces a task's per-sample scores, streaming the lines (a task can have a million samples). */
   async writeScores(taskKey: string, lines: Iterable<ScoreRecord>): Promise<void> {
-    await mkdir(join(this.dir, "scores"), { recursive: true });
+    await makeDirectory(join(this.dir, "scores"));
     const path = this.scoresPath(taskKey);
     const tmp = `${path}.tmp-${process.pid}`;
     const out = createWriteStream(tmp);
@@ -433,7 +433,7 @@ export class RunStore {
 
   /** Writes run.json as given (merge and re-scoring write manifests they have checked themselves). */
   async writeManifest(manifest: RunManifest): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirectory(this.dir);
     await writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, this.dir);
   }
 

@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ConfigError, YardstickError } from "@yardstick/core";
+import { ConfigError, YardstickError, makeDirectorySync } from "@yardstick/core";
 import { type Dataset, type DatasetItem, loadDatasetFile, loadTaskFile } from "./load.js";
 import { RelativeFileName, type TaskDef } from "./schemas.js";
 
@@ -74,7 +74,7 @@ const withJsonl = (name: string) => (name.endsWith(".jsonl") ? name : `${name}.j
 /** Reads `tasks/*.json` and each task's dataset; creates `tasks/`, `datasets/`, `results/` if missing. */
 export function loadDataFolder(dataDir: string): DataFolder {
   const root = resolve(dataDir);
-  for (const sub of ["tasks", "datasets", "results"]) mkdirSync(join(root, sub), { recursive: true });
+  for (const sub of ["tasks", "datasets", "results"]) makeDirectorySync(join(root, sub));
   const tasks = new Map<string, LoadedTask>();
   const problems: string[] = [];
   const datasets = new Map<string, Dataset>();

@@ -1,10 +1,11 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { chartLibrarySource } from "./chart-library.js";
 import { type CompareRuns, compareWithFirst } from "./paired-comparison.js";
 import { readRun } from "./read-run.js";
 import { buildReportData } from "./report-data.js";
 import { renderHtml } from "./render-html.js";
+import { makeDirectory } from "@yardstick/core";
 
 /** Samples of each task the report's sample browser holds by default (a page of a million would not open). */
 export const REPORT_SAMPLES_PER_TASK = 10_000;
@@ -53,7 +54,7 @@ export async function buildReport(settings: ReportSettings): Promise<{ html: str
 export async function writeReport(settings: WriteReportSettings): Promise<ReportSummary> {
   const { html, samples, problems } = await buildReport(settings);
   const out = resolve(settings.out);
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectory(dirname(out));
   const tmp = `${out}.${process.pid}.tmp`;
   await writeFile(tmp, html, "utf8");
   await rename(tmp, out);

@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { type CliCommandSpec, ConfigError, defineFlags } from "@yardstick/core";
+import { type CliCommandSpec, ConfigError, defineFlags, makeDirectorySync } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
 import {
   confinedPath,
@@ -177,7 +177,7 @@ async function importRuns(argv: string[], io: CliIO): Promise<number> {
     runs.push({ fingerprint: run.manifest.fingerprint, samples: run.samples });
   }
   const built = datasetFromRuns(runs, { seed, ...(values["run-task"] ? { task: values["run-task"] } : {}) });
-  for (const sub of ["tasks", "datasets", "results"]) mkdirSync(join(dir, sub), { recursive: true });
+  for (const sub of ["tasks", "datasets", "results"]) makeDirectorySync(join(dir, sub));
   const name = task.dataset.name.endsWith(".jsonl") ? task.dataset.name : `${task.dataset.name}.jsonl`;
   const target = confinedPath(dir, "datasets", name);
   if (existsSync(target)) throw new ConfigError(`${target} exists already; give the task another dataset name or remove it`);
@@ -202,7 +202,7 @@ function rubricCopy(dir: string, task: TaskDef, source: string | undefined): () 
     throw new ConfigError(`${rubricTarget} exists already with other content; rename one of the rubrics`);
   }
   return () => {
-    mkdirSync(dirname(rubricTarget), { recursive: true });
+    makeDirectorySync(dirname(rubricTarget));
     writeFileSync(rubricTarget, text);
   };
 }

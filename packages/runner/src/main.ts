@@ -1,7 +1,7 @@
-import { type CliCommandSpec, closestName, formatCommandsHelp, formatCommandUsage, formatParagraph, formatTable, helpWidth, YardstickError } from "@yardstick/core";
+import { type CliCommandSpec, closestName, formatCommandsHelp, formatCommandUsage, formatParagraph, formatTable, helpWidth } from "@yardstick/core";
 import { UsageError } from "./args.js";
 import type { CliIO } from "./io.js";
-import { printError } from "./report-error.js";
+import { exitCodeOf, printError } from "./report-error.js";
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
@@ -207,6 +207,6 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 2;
     }
     printError(err, io.stderr);
-    return YardstickError.isInstance(err) ? 1 : 70;
+    return exitCodeOf(err);
   }
 }

@@ -7,17 +7,29 @@ import { YardstickError } from "@yardstick/core";
  */
 export function describeError(err: unknown): string {
   if (YardstickError.isInstance(err)) return `error: ${err.message}`;
-  if (err instanceof Error && "code" in err && typeof (err as NodeJS.ErrnoException).code === "string") {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ENOENT") return `error: no such file or folder: ${e.path ?? e.message}`;
-    if (e.code === "EACCES") return `error: permission denied: ${e.path ?? e.message}`;
-    // A full disk met outside the run store and the cache (the report, run-stats.json): still no bug.
-    if (e.code === "ENOSPC" || e.code === "EDQUOT" || e.code === "EFBIG") {
-      return `error: ${e.path ?? "a file"}: cannot write: no space left (${e.code}); free some space and run the command again`;
-    }
-  }
+  const known = describeSystemError(err);
+  if (known !== undefined) return `error: ${known}`;
   const message = err instanceof Error ? err.message : String(err);
   return `error: internal error: ${message} (set YARDSTICK_DEBUG=1 for a stack trace and please report it)`;
+}
+
+/** The exit code of a failed command: 1 for bad input or the machine's state (a missing file, a full disk), 70 for a bug. */
+export function exitCodeOf(err: unknown): number {
+  return YardstickError.isInstance(err) || describeSystemError(err) !== undefined ? 1 : 70;
+}
+
+/** Errors of the file system a user can act on (a missing or unwritable path, a full disk), in words. */
+function describeSystemError(err: unknown): string | undefined {
+  if (!(err instanceof Error && "code" in err && typeof (err as NodeJS.ErrnoException).code === "string")) return undefined;
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === "ENOENT") return `no such file or folder: ${e.path ?? e.message}`;
+  if (e.code === "EACCES" || e.code === "EPERM" || e.code === "EROFS") return `permission denied (${e.code}): ${e.path ?? e.message}`;
+  if (e.code === "ENOTDIR") return `not a folder: ${e.path ?? e.message} (a file is in the way)`;
+  // A full disk met outside the run store and the cache (the report, run-stats.json): still no bug.
+  if (e.code === "ENOSPC" || e.code === "EDQUOT" || e.code === "EFBIG") {
+    return `${e.path ?? "a file"}: cannot write: no space left (${e.code}); free some space and run the command again`;
+  }
+  return undefined;
 }
 
 /**

@@ -7,12 +7,13 @@
  * `mean_result`, the unweighted mean over its tasks). Which tasks those are, and their run records,
  * the config package says (`ultraEvalTaskFacts`, `ultraEvalRunRecord`).
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type UltraEvalTaskFacts, ultraEvalRunRecord, ultraEvalTaskFacts } from "@yardstick/config";
 import type { TaskSpec } from "@yardstick/core";
 import { RunStore, type SampleRecord, type ScoreRecord, slug } from "@yardstick/engine";
 import type { ResponseRecord } from "@yardstick/run-format";
+import { makeDirectory } from "@yardstick/core";
 
 /** The folder under a run store that `yardstick run` and `score-run` write the files to. */
 export const ULTRAEVAL_OUTPUTS_DIR = "ultraeval";
@@ -51,7 +52,7 @@ export async function writeUltraEvalOutputs(store: RunStore, outDir: string): Pr
   for (const { spec, facts } of tasks) {
     // The task name is the folder (as upstream), made safe as the run store makes its file names.
     const taskDir = join(outDir, slug(spec.key));
-    await mkdir(taskDir, { recursive: true });
+    await makeDirectory(taskDir);
     const samples = new Map<string, SampleRecord>();
     for await (const s of store.readSamples(spec.key)) samples.set(s.sample, s);
     const scores = (await store.readScores(spec.key)).sort((a, b) => a.index - b.index);

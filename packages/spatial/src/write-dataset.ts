@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type FileHandle, mkdir, open, writeFile } from "node:fs/promises";
+import { type FileHandle, open, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { renderSvg } from "./render/svg.js";
 import { rowLines } from "./row-text.js";
 import type { SpatialItem } from "./rows.js";
 import type { ConfigTask } from "./seahelm-config.js";
+import { makeDirectory } from "@yardstick/core";
 
 export type OutputFormat = "original" | "seahelm" | "ultraeval";
 
@@ -287,8 +288,8 @@ export async function writeDataset(outDir: string, options: WriteOptions): Promi
   const fingerprint = optionsFingerprint(resolved);
   const format = options.format ?? "original";
   const images = options.images ?? false;
-  await mkdir(outDir, { recursive: true });
-  if (images) await mkdir(join(outDir, "images"), { recursive: true });
+  await makeDirectory(outDir);
+  if (images) await makeDirectory(join(outDir, "images"));
   const workers = options.workers ?? defaultWorkers(resolved.count, format, images);
   const useWorkers = workers > 1 && existsSync(fileURLToPath(WORKER_URL));
 
