@@ -117,7 +117,7 @@ describe("yardstick spatial CLI", () => {
       [["generate", "--shapes", "3", "--count", "1", "--out", join(tmp, "x"), "--tasks", "existence,bogus"], 2, /unknown task "bogus"/],
       [["generate", "--shapes", "3", "--count", "1", "--out", join(tmp, "x"), "--format", "csv"], 2, /--format must be one of/],
       [["generate", "--shapes", "3", "--count", "1", "--out", join(tmp, "x"), "--frobnicate"], 2, /frobnicate/],
-      [["generate", "--shapes", "30", "--count", "1", "--out", join(tmp, "x")], 1, /canvas_30_0: 30 shapes requested but only 24/],
+      [["generate", "--shapes", "30", "--count", "1", "--out", join(tmp, "x30")], 2, /--shapes must be at most 24 \(the distinct kind\/colour\/size combinations\), got 30/],
       [["generate", "--shapes", "24", "--count", "2", "--out", join(tmp, "x"), "--tasks", "existence"], 1, /no question has the answer "No"/],
       [["describe", join(tmp, "missing.json")], 1, /cannot read/],
       [["audit", join(tmp, "nowhere")], 1, /cannot read directory/],
@@ -141,6 +141,8 @@ describe("yardstick spatial CLI", () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+    // Refused before the output folder was made.
+    expect(existsSync(join(tmp, "x30"))).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type CliCommandSpec, ConfigError, DataLoadError, defineFlags, formatCommandHelp, formatCommandsHelp, helpWidth, parseArgsErrorMessage, parseArgsOptions, YardstickError } from "@yardstick/core";
-import { TASK_NAMES, type TaskName } from "./constants.js";
+import { COMBINATION_COUNT, TASK_NAMES, type TaskName } from "./constants.js";
 import { type OutputFormat, writeDataset } from "./write-dataset.js";
 
 export interface CliIo {
@@ -86,6 +86,8 @@ async function generate(argv: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const shapes = intFlag("shapes", values.shapes, 1);
+  // Each shape on a canvas is a distinct kind/colour/size: checked before the output folder is made.
+  if (shapes > COMBINATION_COUNT) throw new UsageError(`--shapes must be at most ${COMBINATION_COUNT} (the distinct kind/colour/size combinations), got ${shapes}`);
   const count = intFlag("count", values.count, 1);
   if (values.out === undefined) throw new UsageError("--out is required");
   const seed = values.seed ?? "0";
