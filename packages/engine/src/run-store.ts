@@ -106,10 +106,6 @@ export class RunStore {
   private locked = false;
 
   /**
-   * Takes the store's lock file (`run.lock`: pid, host, start time), so two runs never write one
-   * store. A lock left by a process that is gone (kill -9) on this host is taken over.
-   */
-  /**
    * Takes the store's lock to rewrite what is derived from its records (scores, results) outside a
    * run, as `score-run` does: refused while a run writes to the store, since scoring a half-answered
    * store beside it would leave results the run then overwrites, or overwrite the run's. Released
@@ -119,6 +115,10 @@ export class RunStore {
     await this.lock("wait for it to finish");
   }
 
+  /**
+   * Takes the store's lock file (`run.lock`: pid, host, start time), so two runs never write one
+   * store. A lock left by a process that is gone (kill -9) on this host is taken over.
+   */
   private async lock(whatToDo = "wait for it to finish or choose another --out"): Promise<void> {
     if (this.locked) return;
     const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
