@@ -16,7 +16,8 @@ export interface PreflightSettings {
 /**
  * What the generate stage checks before its first request, so that a mistake the run would only
  * meet halfway, or scoring only after every request was paid for, stops the run at once instead:
- * - every selected sample's first-turn request is built (a template key a row lacks is named);
+ * - every selected sample's first-turn request is built (a template key a row lacks is named), and
+ *   a task whose data has no rows at all is refused;
  * - each task's metrics score a trial answer ("") to one sample with a label and, when there is
  *   one, the first sample without: a sample without a label that the metrics refuse, while they
  *   take a labelled one, is named, and so is a main score (the config's `metric:`) they do not report.
@@ -75,6 +76,14 @@ async function scanSamples(task: TaskSpec, settings: PreflightSettings): Promise
       if (sample.label === undefined || sample.label === null) unlabelled ??= { sample, index: at };
       else labelled ??= sample;
     }
+  }
+  if (index === 0 && !settings.signal?.aborted) {
+    // Scoring would fail the task after every other task's requests were paid for.
+    const path = task.data.options?.path;
+    throw new DataLoadError(
+      `task ${task.key}: its data has no rows; a task needs at least one sample (checked before any request was sent)`,
+      typeof path === "string" ? { file: path } : {},
+    );
   }
   return { ...(labelled ? { labelled } : {}), ...(unlabelled ? { unlabelled } : {}) };
 }

@@ -219,6 +219,23 @@ describe("failures that would spoil the whole run", () => {
       await server.close();
     }
   });
+
+  it("a task whose data file is empty is refused before the first request (scoring failed it after every request)", async () => {
+    const server = await startDevServer({ port: 0, policy: "echo" });
+    try {
+      const tasks = makeSentimentTask(5);
+      const data = join(tasks, "toy", "data", "test.jsonl");
+      writeFileSync(data, "");
+      const io = captureIO(env());
+      expect(await main(["run", tasks, "--model", "openai-compatible:m", "--base-url", `${server.url}/v1`, "--out", join(tasks, "r")], io)).toBe(1);
+      expect(io.err()).toContain(`${data}: task toy/en: its data has no rows; a task needs at least one sample (checked before any request was sent)`);
+      noStack(io.err());
+      expect(server.stats().requests["/v1/chat/completions"] ?? 0).toBe(0);
+      expect(existsSync(join(tasks, "r"))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("text from a config is never sent to the terminal raw", () => {
