@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { ConfigError, type ModelProviderV1, type Registry, type TaskSpec } from "@yardstick/core";
 import { RunStore, resolveModelIdentity } from "@yardstick/engine";
 import type { ModelRole } from "@yardstick/run-format";
-import { createModel, type ModelFlags, preflight } from "./model-setup.js";
+import { createModel, JUDGE_SERVER, type ModelFlags, preflight } from "./model-setup.js";
 
 export interface JudgeOptions {
   /** `--judge-model provider:model`, or a provider object; default the config's judge model name. */
@@ -72,7 +72,7 @@ export async function setupJudge(
   }
   const owned = typeof options.judgeModel !== "object";
   try {
-    await preflight(model, baseURLs, apiKey, signal, log);
+    await preflight(model, baseURLs, apiKey, signal, log, JUDGE_SERVER);
     const { identity, parts } = await resolveModelIdentity(model, { ...(log ? { log } : {}), ...(signal ? { signal } : {}) });
     const role: ModelRole = {
       provider: model.id,

@@ -56,6 +56,14 @@ function createAnthropicModel(spec: string, modelId: string, flags: ModelFlags, 
   });
 }
 
+/** Which server a check is about, for its messages: the judged model's, or the judge's. */
+export interface ServerRole {
+  server: string;
+  keyFlag: string;
+}
+export const MODEL_SERVER: ServerRole = { server: "model server", keyFlag: "--api-key-env" };
+export const JUDGE_SERVER: ServerRole = { server: "judge model's server", keyFlag: "--judge-api-key-env" };
+
 /**
  * Checks the base URLs before the run starts, so a mistake is one clear message instead of a failed
  * request per sample. The base URLs of a fleet are asked all at once (start-up does not grow with the
@@ -71,9 +79,10 @@ export async function preflight(
   apiKey?: string,
   signal?: AbortSignal,
   log?: (message: string) => void,
+  role: ServerRole = MODEL_SERVER,
 ): Promise<void> {
   if (model.id !== "openai-compatible") return;
-  const checks = baseURLs.map((base) => checkBaseURL(base, apiKey, signal));
+  const checks = baseURLs.map((base) => checkBaseURL(base, apiKey, signal, role));
   // Failures after the one reported are dropped, not left unhandled.
   for (const check of checks) check.catch(() => {});
   const down: { base: string; reason: string }[] = [];
@@ -85,17 +94,17 @@ export async function preflight(
   const setAside = (model as { setBaseURLAside?: (baseURL: string, why: string) => void }).setBaseURLAside;
   if (down.length === baseURLs.length || typeof setAside !== "function") {
     const { base, reason } = down[0]!;
-    throw new ApiCallError(`cannot reach the model server at ${base} (${reason}); is it running?`, { retryable: false, url: base });
+    throw new ApiCallError(`cannot reach the ${role.server} at ${base} (${reason}); is it running?`, { retryable: false, url: base });
   }
   const others = baseURLs.length - down.length;
   for (const { base, reason } of down) {
     setAside.call(model, base, reason);
-    log?.(`warning: cannot reach the model server at ${base} (${reason}): set aside and probed until it answers; the run goes on with the other ${others} base URL${others === 1 ? "" : "s"}`);
+    log?.(`warning: cannot reach the ${role.server} at ${base} (${reason}): set aside and probed until it answers; the run goes on with the other ${others} base URL${others === 1 ? "" : "s"}`);
   }
 }
 
 /** Undefined when the base URL answers; why it cannot be reached when it does not. Throws for answers no request could get past. */
-async function checkBaseURL(base: string, apiKey: string | undefined, signal: AbortSignal | undefined): Promise<string | undefined> {
+async function checkBaseURL(base: string, apiKey: string | undefined, signal: AbortSignal | undefined, role: ServerRole): Promise<string | undefined> {
   const url = `${base.replace(/\/+$/, "")}/models`;
   const transport = createTransport([base], 1);
   let status: number;
@@ -115,7 +124,7 @@ async function checkBaseURL(base: string, apiKey: string | undefined, signal: Ab
   }
   if (status === 401 || status === 403) {
     throw new ApiCallError(
-      `the model server at ${base} refused the credentials (HTTP ${status}); pass the key with --api-key-env NAME`,
+      `the ${role.server} at ${base} refused the credentials (HTTP ${status}); pass the key with ${role.keyFlag} NAME`,
       { retryable: false, status, url: base },
     );
   }

@@ -2,7 +2,7 @@ import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ModelProviderV1 } from "@yardstick/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { preflight } from "./model-setup.js";
+import { JUDGE_SERVER, preflight } from "./model-setup.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -50,6 +50,18 @@ describe("preflight (GET /models of every base URL)", () => {
     await cleanups.pop()!();
     await cleanups.pop()!();
     await expect(preflight(openaiCompatible, [`${gone1}/v1`, `${gone2}/v1`])).rejects.toThrow(`cannot reach the model server at ${gone1}/v1 (ECONNREFUSED); is it running?`);
+  });
+
+  it("names the judge's server and its key flag when the judge's base URL is checked", async () => {
+    const gone = await serve((_req, res) => res.end());
+    await cleanups.pop()!();
+    await expect(preflight(openaiCompatible, [`${gone}/v1`], undefined, undefined, undefined, JUDGE_SERVER)).rejects.toThrow(
+      `cannot reach the judge model's server at ${gone}/v1 (ECONNREFUSED); is it running?`,
+    );
+    const refusing = await serve((_req, res) => res.writeHead(401).end());
+    await expect(preflight(openaiCompatible, [`${refusing}/v1`], "k", undefined, undefined, JUDGE_SERVER)).rejects.toThrow(
+      `the judge model's server at ${refusing}/v1 refused the credentials (HTTP 401); pass the key with --judge-api-key-env NAME`,
+    );
   });
 
   it("sets a replica that is down at start aside, with a warning, when another answers", async () => {
