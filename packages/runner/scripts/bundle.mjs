@@ -23,8 +23,9 @@ rmSync(outDir, { recursive: true, force: true });
 await build({
   input: { yardstick: join(pkgDir, "dist", "cli.js") },
   platform: "node",
-  // undici's Pool and util without the rest of undici (see undici-subset.mjs).
-  resolve: { alias: { undici: join(pkgDir, "scripts", "undici-subset.mjs") } },
+  // undici's Pool and util without the rest of undici (see undici-subset.mjs), and without HTTP/2
+  // (see http2-unused.mjs).
+  resolve: { alias: { undici: join(pkgDir, "scripts", "undici-subset.mjs"), "node:http2": join(pkgDir, "scripts", "http2-unused.mjs") } },
   external: EXTERNAL,
   logLevel: "warn",
   output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js" },
