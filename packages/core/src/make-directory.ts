@@ -1,5 +1,4 @@
 import { mkdirSync, statSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
 /**
@@ -10,29 +9,11 @@ import { dirname, resolve } from "node:path";
  * that exists, and the first failure is thrown (an ENOENT then means "this folder cannot be made").
  */
 export async function makeDirectory(path: string): Promise<void> {
-  const missing: string[] = [];
-  for (let at = resolve(path); ; ) {
-    try {
-      if ((await stat(at)).isDirectory()) break;
-      throw notADirectory(at);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    }
-    missing.push(at);
-    const parent = dirname(at);
-    if (parent === at) break;
-    at = parent;
-  }
-  for (const dir of missing.reverse()) {
-    try {
-      await mkdir(dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-  }
+  // A stat per missing level and a mkdir each: a few system calls, done synchronously.
+  makeDirectorySync(path);
 }
 
-/** `makeDirectory`, synchronously. */
+/** `makeDirectory`, synchronously (the one implementation). */
 export function makeDirectorySync(path: string): void {
   const missing: string[] = [];
   for (let at = resolve(path); ; ) {
