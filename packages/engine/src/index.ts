@@ -16,6 +16,7 @@ export * from "./run-stats-file.js";
 export * from "./model-identity.js";
 export * from "./request-cache.js";
 export * from "./run-store.js";
+export { describeRunDifference } from "./run-difference.js";
 export * from "./summary.js";
 export * from "./fingerprint.js";
 export * from "./headline-interval.js";
