@@ -46,11 +46,16 @@ export const REPORT_HELP: readonly CliCommandSpec[] = [
 /** The paired test of `yardstick compare` with its defaults (seed 1234, Holm), for the report's comparison of runs. */
 export const pairedCompare: CompareRuns = (a, b) => compareRuns(a, b, { seed: 1234 });
 
+/** Refuses run folders none of which exists: a mistyped path would give an empty report. */
+export function requireSomeRun(runs: readonly string[], verb: string): void {
+  if (!runs.some((dir) => existsSync(dir))) throw new ConfigError(`nothing to ${verb}: ${runs.join(", ")} ${runs.length > 1 ? "do" : "does"} not exist`);
+}
+
 export async function reportCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, REPORT_FLAGS);
   if (positionals.length === 0) throw new UsageError("report: give at least one run folder");
   const runs = positionals.map((p) => resolve(io.cwd, p));
-  if (!runs.some((dir) => existsSync(dir))) throw new ConfigError(`nothing to report: ${runs.join(", ")} ${runs.length > 1 ? "do" : "does"} not exist`);
+  requireSomeRun(runs, "report");
   const out = resolve(io.cwd, values.out ?? (runs.length === 1 ? join(runs[0] as string, "report.html") : "report.html"));
   const summary = await writeReport({ runs, out, compare: pairedCompare, samplesPerTask: samplesPerTaskFlag(values["samples-per-task"]) });
   for (const { run, problems } of summary.problems) {

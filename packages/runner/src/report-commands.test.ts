@@ -150,4 +150,11 @@ describe("yardstick view", () => {
     expect(await main(["view", "run", "--port", "http"], io)).toBe(2);
     expect(io.err()).toMatch(/--port/);
   });
+
+  it("refuses when no run folder exists instead of serving an empty page until Ctrl-C", async () => {
+    const io = captureIO(env(), root);
+    expect(await main(["view", "nope"], io)).toBe(1);
+    expect(io.err()).toContain(`nothing to view: ${join(root, "nope")} does not exist`);
+    expect(io.out()).not.toContain("http://");
+  });
 });

@@ -6,7 +6,7 @@ import { buildReport } from "@yardstick/report";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
-import { pairedCompare, SAMPLES_PER_TASK_FLAG, samplesPerTaskFlag } from "./report-command.js";
+import { pairedCompare, requireSomeRun, SAMPLES_PER_TASK_FLAG, samplesPerTaskFlag } from "./report-command.js";
 import { untilStopped } from "./until-stopped.js";
 
 const VIEW_FLAGS = defineFlags({
@@ -29,6 +29,7 @@ export async function viewCommand(argv: string[], io: CliIO, stop?: AbortSignal)
   if (positionals.length === 0) throw new UsageError("view: give at least one run folder");
   const port = checkFlag("port", z.union([z.literal("0").transform(() => 0), intFlag(1, 65535)]), values.port ?? "0");
   const runs = positionals.map((p) => resolve(io.cwd, p));
+  requireSomeRun(runs, "view");
   const report = await buildReport({ runs, compare: pairedCompare, samplesPerTask: samplesPerTaskFlag(values["samples-per-task"]) });
   for (const { run, problems } of report.problems) {
     for (const problem of problems) io.stderr.write(`warning: ${run}: ${problem}\n`);
