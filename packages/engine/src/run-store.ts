@@ -76,6 +76,7 @@ export class RunStore {
 
   /** Reads and checks run.json (refusing a newer format); a folder without one is not a run store. */
   async readManifest(): Promise<ReadManifest> {
+    if (!existsSync(this.dir)) throw new ConfigError("does not exist (give a folder `yardstick run` wrote)", { file: this.dir });
     if (!existsSync(this.manifestPath)) {
       throw new ConfigError("not a run store: run.json is missing (give the folder a `yardstick run` wrote)", { file: this.manifestPath });
     }

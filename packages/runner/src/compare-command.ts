@@ -69,7 +69,7 @@ function mainScores(tasks: readonly ManifestTask[], results: Record<string, unkn
 
 /** Reads the per-sample scores of a finished run store into `compareRuns` input. */
 async function readRunItems(dir: string): Promise<{ items: RunItems; tasks: StoredTask[] }> {
-  if (!existsSync(dir)) throw new ConfigError(`${dir} does not exist (give a folder \`yardstick run\` wrote)`, { file: dir });
+  if (!existsSync(dir)) throw new ConfigError("does not exist (give a folder `yardstick run` wrote)", { file: dir });
   const resultsPath = join(dir, "results.json");
   if (!existsSync(resultsPath)) {
     throw new ConfigError(`${dir} is not a finished run store (no results.json); finish the run first`, { file: dir });

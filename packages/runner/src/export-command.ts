@@ -4,6 +4,7 @@ import { ConfigError, type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { RunStore } from "@yardstick/engine";
 import { UsageError, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
+import { requireSomeRun } from "./run-folders.js";
 import { writeUltraEvalOutputs } from "./ultraeval-outputs.js";
 
 const EXPORT_FLAGS = defineFlags({
@@ -32,6 +33,7 @@ export async function exportCommand(argv: string[], io: CliIO): Promise<number> 
   if (values.format !== "ultraeval") throw new UsageError(`export: --format must be ultraeval (got ${values.format === undefined ? "nothing" : JSON.stringify(values.format)})`);
   if (!values.out) throw new UsageError("export: --out DIR is required");
   const dir = resolve(io.cwd, positionals[0]!);
+  requireSomeRun([dir], "export");
   const store = new RunStore(dir);
   if (!existsSync(join(dir, "results.json"))) throw new ConfigError("this run store has no results.json: score it first (yardstick score-run RUN)", { file: dir });
   const written = await writeUltraEvalOutputs(store, resolve(io.cwd, values.out));

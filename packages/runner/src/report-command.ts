@@ -1,11 +1,11 @@
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfigError, type CliCommandSpec, defineFlags } from "@yardstick/core";
+import { type CliCommandSpec, defineFlags } from "@yardstick/core";
 import { compareRuns } from "@yardstick/metrics";
 import { type CompareRuns, REPORT_SAMPLES_PER_TASK, writeReport } from "@yardstick/report";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
+import { requireSomeRun } from "./run-folders.js";
 
 /** The sample browser's size, shared by `report` and `view`. */
 export const SAMPLES_PER_TASK_FLAG = {
@@ -45,11 +45,6 @@ export const REPORT_HELP: readonly CliCommandSpec[] = [
 
 /** The paired test of `yardstick compare` with its defaults (seed 1234, Holm), for the report's comparison of runs. */
 export const pairedCompare: CompareRuns = (a, b) => compareRuns(a, b, { seed: 1234 });
-
-/** Refuses run folders none of which exists: a mistyped path would give an empty report. */
-export function requireSomeRun(runs: readonly string[], verb: string): void {
-  if (!runs.some((dir) => existsSync(dir))) throw new ConfigError(`nothing to ${verb}: ${runs.join(", ")} ${runs.length > 1 ? "do" : "does"} not exist`);
-}
 
 export async function reportCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, REPORT_FLAGS);

@@ -151,6 +151,20 @@ describe("yardstick view", () => {
     expect(io.err()).toMatch(/--port/);
   });
 
+  it("every command given a run folder says when it does not exist (show said 'no task', export 'score it first')", async () => {
+    const nope = join(root, "nope");
+    for (const [args, expected] of [
+      [["show", "nope", "--task", "x"], `error: nothing to show: ${nope} does not exist`],
+      [["export", "nope", "--format", "ultraeval", "--out", "e"], `error: nothing to export: ${nope} does not exist`],
+      [["score-run", "nope"], `error: ${nope}: does not exist (give a folder \`yardstick run\` wrote)`],
+      [["merge", "nope", "--out", "m"], `error: ${nope}: does not exist (give a folder \`yardstick run\` wrote)`],
+    ] as const) {
+      const io = captureIO(env(), root);
+      expect(await main([...args], io), args.join(" ")).toBe(1);
+      expect(io.err().split("\n")[0]).toBe(expected);
+    }
+  });
+
   it("refuses when no run folder exists instead of serving an empty page until Ctrl-C", async () => {
     const io = captureIO(env(), root);
     expect(await main(["view", "nope"], io)).toBe(1);

@@ -54,7 +54,7 @@ describe("yardstick compare", () => {
     expect(await main(["compare", dir], usage)).toBe(2);
     const missing = captureIO();
     expect(await main(["compare", join(dir, "nope"), dir], missing)).toBe(1);
-    expect(missing.err()).toContain(`${join(dir, "nope")} does not exist`);
+    expect(missing.err()).toContain(`error: ${join(dir, "nope")}: does not exist (give a folder \`yardstick run\` wrote)`);
   });
 
   it("names a damaged results.json or scores line and how to rewrite it, without a stack trace", async () => {

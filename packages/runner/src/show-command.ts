@@ -4,6 +4,7 @@ import { asText, readRun, type StoredSample } from "@yardstick/report";
 import type { SentRequest } from "@yardstick/run-format";
 import { UsageError, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
+import { requireSomeRun } from "./run-folders.js";
 
 const SHOW_FLAGS = defineFlags({
   task: { type: "string", value: "TASK", required: true, description: "the task key, e.g. sentiment/id" },
@@ -38,6 +39,7 @@ export async function showCommand(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("show: give exactly one run folder");
   if (!values.task) throw new UsageError("show: --task is required (the task key, e.g. sentiment/id)");
   const dir = resolve(io.cwd, positionals[0] as string);
+  requireSomeRun([dir], "show");
   const run = await readRun(dir, { task: values.task });
   for (const problem of run.problems) io.stderr.write(`warning: ${escapeForTerminal(problem)}\n`);
   const task = run.tasks.find((t) => t.key === values.task);

@@ -6,7 +6,8 @@ import { buildReport } from "@yardstick/report";
 import { z } from "zod";
 import { UsageError, checkFlag, intFlag, parseFlags } from "./args.js";
 import type { CliIO } from "./io.js";
-import { pairedCompare, requireSomeRun, SAMPLES_PER_TASK_FLAG, samplesPerTaskFlag } from "./report-command.js";
+import { pairedCompare, SAMPLES_PER_TASK_FLAG, samplesPerTaskFlag } from "./report-command.js";
+import { requireSomeRun } from "./run-folders.js";
 import { untilStopped } from "./until-stopped.js";
 
 const VIEW_FLAGS = defineFlags({
