@@ -187,6 +187,8 @@ describe("yardstick agreement", () => {
     const missing = await agreement([RUN, join(FIXTURE, "nope")]);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/^error: LABELS .*nope does not exist\n$/);
+    const noRun = await agreement([join(FIXTURE, "nope"), LABELS]);
+    expect(noRun.err).toMatch(/^error: RUN .*nope does not exist \(give a folder `yardstick run` wrote\)\n$/);
     const notRun = await agreement([LABELS, LABELS]);
     expect(notRun.err).toMatch(/^error: RUN .*labels is not a run store \(no responses\.jsonl\)\n$/);
     const noCall = await agreement([RUN, LABELS, "--call", "criterion-9"]);

@@ -83,6 +83,7 @@ function humanRating(j: Record<string, unknown>, field: string | undefined): Rat
 
 /** Reads a run store; a folder that holds no responses is refused rather than reported as empty. */
 export async function readRunStore(dir: string, what: string): Promise<RunData> {
+  if (!existsSync(dir)) throw new ConfigError(`${what} ${dir} does not exist (give a folder \`yardstick run\` wrote)`);
   if (!existsSync(join(dir, "responses.jsonl"))) {
     throw new ConfigError(`${what} ${dir} is not a run store (no responses.jsonl)`);
   }

@@ -186,7 +186,7 @@ export async function runSpatialCli(argv: string[], io: CliIo): Promise<number> 
     const isUsage = err instanceof UsageError || (err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true;
     const flags = command !== undefined && Object.hasOwn(SUBCOMMAND_HELP, command) ? SUBCOMMAND_HELP[command]!.flags : {};
     const message = parseArgsErrorMessage(err, flags);
-    io.stderr.write(`yardstick spatial: ${message}\n${isUsage ? usage(io.stderr, command) : ""}`);
+    io.stderr.write(`error: ${message}\n${isUsage ? usage(io.stderr, command) : ""}`);
     return isUsage ? 2 : 1;
   }
 }
