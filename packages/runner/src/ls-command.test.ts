@@ -285,4 +285,14 @@ describe("yardstick ls KIND: the registry's plugins", () => {
     expect(flags.err()).toMatch(/--langs selects tasks of configs/);
     noStack(flags.err());
   });
+
+  it("a bare word that is neither a path nor a kind is a mistyped kind, with the nearest one", async () => {
+    const io = captureIO(env(), SRC);
+    expect(await main(["ls", "judgs"], io)).toBe(2);
+    expect(io.err()).toContain('ls: "judgs" is neither a config file or folder nor a plugin kind');
+    expect(io.err()).toContain("did you mean judges?");
+    const path = captureIO(env(), SRC);
+    expect(await main(["ls", "./nope"], path)).toBe(1);
+    expect(path.err()).toMatch(/config path not found/);
+  });
 });

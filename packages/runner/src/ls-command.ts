@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { type CliCommandSpec, defineFlags, type PluginRef, type Registry, type TaskDiagnostic, type TaskSpec } from "@yardstick/core";
+import { type CliCommandSpec, closestName, defineFlags, type PluginRef, type Registry, type TaskDiagnostic, type TaskSpec } from "@yardstick/core";
 import { UsageError, listFlag, parseFlags, requireConfigPaths } from "./args.js";
 import { builtinSettingsFromEnv, createBuiltinRegistry, dialectsOf, loadPluginPackages } from "./builtins.js";
 import { cacheRoot } from "./cache-paths.js";
@@ -80,6 +80,12 @@ export async function lsCommand(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length === 0) throw new UsageError(`ls: give config files or folders, or plugin kinds to list (${KIND_WORDS}|plugins)`);
   const listings = positionals.map((p) => (existsSync(resolve(io.cwd, p)) ? undefined : listingOf(p)));
   if (positionals.length > 0 && listings.every((l) => l !== undefined)) return lsPlugins(listings as (ListableKind | "all")[], values, io);
+  // A bare word that is neither a path nor a kind is most likely a mistyped kind ("metric", "judgs").
+  const mistyped = positionals.find((p, i) => listings[i] === undefined && !existsSync(resolve(io.cwd, p)) && /^[a-z-]+$/i.test(p));
+  if (mistyped !== undefined) {
+    const near = closestName(mistyped, [...Object.keys(LISTABLE_KINDS), "plugins"]);
+    throw new UsageError(`ls: "${mistyped}" is neither a config file or folder nor a plugin kind (${KIND_WORDS}|plugins)${near ? `; did you mean ${near}?` : ""}`);
+  }
   if (listings.some((l) => l !== undefined) && positionals.length > 1) {
     throw new UsageError(`ls: give either config files or folders, or plugin kinds (${KIND_WORDS}|plugins), not both`);
   }
