@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "@yardstick/core";
@@ -173,6 +173,30 @@ describe("run store: one writer at a time", () => {
     expect(String((next as Error).message)).toContain("wait for it to finish or choose another --out");
     await rescore.close();
     expect(existsSync(join(dir, "run.lock"))).toBe(false);
+  });
+
+  it("refuses a folder with files of its own and no trace of a store, writing nothing; an empty one or a store without run.json opens", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ys-store-"));
+    const project = join(root, "project");
+    mkdirSync(project);
+    writeFileSync(join(project, "results.json"), '{"mine":true}');
+    const err = await new RunStore(project).open(manifest("f1")).catch((e: unknown) => e);
+    expect(ConfigError.isInstance(err)).toBe(true);
+    expect(String((err as Error).message)).toContain("is not empty and holds no run store");
+    expect(readdirSync(project)).toEqual(["results.json"]);
+    expect(readFileSync(join(project, "results.json"), "utf8")).toBe('{"mine":true}');
+
+    const empty = join(root, "empty");
+    mkdirSync(empty);
+    const store = new RunStore(empty);
+    await store.open(manifest("f1"));
+    store.append(record("s1"));
+    await store.close();
+    rmSync(join(empty, "run.json")); // the manifest deleted by hand: its records still make it a store
+    const again = new RunStore(empty);
+    await again.open(manifest("f1"));
+    expect(await collect(again)).toHaveLength(1);
+    await again.close();
   });
 
   it("takes over a lock left by a process that is gone", async () => {

@@ -89,6 +89,7 @@ export class RunStore {
    * (its manifest rewritten in the current format; old records stay and are read as they are).
    */
   async open(manifest: RunManifest): Promise<{ resumed: boolean; previousFormatVersion?: number }> {
+    await this.refuseForeignFolder();
     await makeDirectory(join(this.dir, "scores"));
     await makeDirectory(join(this.dir, "samples"));
     await this.lock();
@@ -98,6 +99,22 @@ export class RunStore {
       await this.unlock();
       throw err;
     }
+  }
+
+  /**
+   * Refuses a folder with files of its own and no trace of a run store (`--out .` in a project):
+   * the run would write results.json, report.html and the rest among them, replacing any of the
+   * same name. A store whose run.json was deleted still has its records, and one killed before its
+   * run.json its samples/ and scores/ folders.
+   */
+  private async refuseForeignFolder(): Promise<void> {
+    if (!existsSync(this.dir) || !(await stat(this.dir)).isDirectory()) return;
+    const names = await readdir(this.dir);
+    if (names.length === 0 || names.some((name) => STORE_TRACES.has(name))) return;
+    throw new ConfigError(
+      `is not empty and holds no run store (no run.json, responses.jsonl, samples/ or scores/): a run would write its files (results.json, report.html, ...) among yours; choose a new or empty folder (nothing was written)`,
+      { file: this.dir },
+    );
   }
 
   get lockPath(): string {
@@ -492,6 +509,9 @@ function processAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/** Names only a run store has: a folder holding one of them is a store, or the start of one. */
+const STORE_TRACES = new Set(["run.json", "responses.jsonl", "samples", "scores", "run.lock"]);
 
 export function shardText(shard: Shard | undefined): string {
   return shard ? `shard ${shard.index}/${shard.count}` : "the whole run";
