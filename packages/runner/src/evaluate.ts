@@ -302,7 +302,6 @@ function isTaskList(tasks: EvaluateOptions["tasks"]): tasks is readonly TaskSpec
   return Array.isArray(tasks) && tasks.length > 0 && typeof tasks[0] === "object";
 }
 
-
 /** Opens the run store; a folder yardstick cannot use becomes one clear message naming it. */
 async function openStore(store: RunStore, manifest: RunManifest): Promise<{ resumed: boolean; previousFormatVersion?: number }> {
   try {

@@ -75,8 +75,8 @@ export async function scoreRunCommand(argv: string[], io: CliIO): Promise<number
   // Scoring reads stored judgements and never calls a judge, so the judge plugin need not be installed.
   const scoring = tasks.map((t) => ({ ...t, judge: undefined, metrics: [...(metrics ?? t.metrics), ...(addMetrics ?? [])] }));
   registry = (await loadNamedMetricPackages(scoring, registry, [io.cwd])).registry;
-  checkFlagMetrics("metric", metrics, registry, "metric-options");
-  checkFlagMetrics("add-metric", addMetrics, registry, "metric-options");
+  checkFlagMetrics("metric", metrics, registry);
+  checkFlagMetrics("add-metric", addMetrics, registry);
   // Every metric that will be asked for must exist (and take its options) before anything is rewritten.
   checkTasksRunnable(scoring, registry);
 

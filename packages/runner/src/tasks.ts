@@ -179,7 +179,7 @@ function checkPluginOptions(registry: Registry, kind: PluginKind, ref: PluginRef
  * Checks the metrics named on the command line (`--metric`, `--add-metric`) and the options given
  * them, so a misspelt one is reported against its flag, not against each task's config file.
  */
-export function checkFlagMetrics(flag: string, refs: readonly PluginRef[] | undefined, registry: Registry, optionsFlag: string): void {
+export function checkFlagMetrics(flag: string, refs: readonly PluginRef[] | undefined, registry: Registry): void {
   for (const ref of refs ?? []) {
     if (!registry.has("metrics", ref.id)) {
       const { reason } = missingPluginReason("metrics", "metric", ref.id);
@@ -188,7 +188,7 @@ export function checkFlagMetrics(flag: string, refs: readonly PluginRef[] | unde
     try {
       checkPluginOptions(registry, "metrics", ref);
     } catch (err) {
-      throw new YardstickError(`--${flag} ${ref.id}: the metric refuses the options of --${optionsFlag}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new YardstickError(`--${flag} ${ref.id}: the metric refuses the options of --metric-options: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 }
